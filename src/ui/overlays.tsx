@@ -26,6 +26,15 @@ export function ConfirmView({ overlay, width, height }: { overlay: ConfirmOverla
   const theme = useTheme();
   const body = confirmLines(overlay.lines, width);
   const room = Math.max(1, height - 4);
+  // Below three rows ScrollLines has no room for its "more" markers (a 10-row tmux pane leaves one or two): the
+  // prompt line says what is out of sight, so a dialog cut to its question still shows there is more to read.
+  const start = Math.max(0, Math.min(overlay.scroll ?? 0, body.length - room));
+  const above = start;
+  const below = Math.max(0, body.length - start - room);
+  const more =
+    room < 3 && above + below > 0
+      ? `  ${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more (↑↓)`
+      : '';
   return (
     <Box flexDirection="column" height={height} borderStyle="round" borderColor={theme.warn}>
       <Text bold color={theme.warn} wrap="truncate">
@@ -33,7 +42,7 @@ export function ConfirmView({ overlay, width, height }: { overlay: ConfirmOverla
       </Text>
       <ScrollLines lines={body} scroll={overlay.scroll ?? 0} width={width - 4} height={room} />
       <Text bold wrap="truncate">
-        {clip(overlay.prompt, width - 4)}
+        {clip(overlay.prompt + more, width - 4)}
       </Text>
     </Box>
   );
