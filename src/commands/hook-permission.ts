@@ -16,7 +16,7 @@
 import { readAnswersConfig } from '../config/answers-config.js';
 import { ownStartIdentity, runningStartIdentity, type StartIdentity } from '../io/process-start.js';
 import { atomicWriteSync, ensureOwnDir, readTextSync, unlinkUnder } from '../io/safe-fs/index.js';
-import { answeredElsewhere, claudeGone, liveListener } from '../store/permissions/liveness.js';
+import { answeredElsewhere, claudeGone, liveListener, registryOfEnv } from '../store/permissions/liveness.js';
 import {
   ANSWERS,
   ANSWER_MARGIN_MS,
@@ -147,6 +147,8 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
   }
 
   const poll = deps.pollMs ?? 100;
+  // Claude Code runs this hook with its own environment: its config directory is the one whose registry it keeps.
+  const registry = registryOfEnv(deps.env);
   let lastCheck = created;
   while (deps.now() < req.expires_at - ANSWER_MARGIN_MS) {
     if (deps.stopped()) return finish('terminated', 'Claude Code ended the hook');
@@ -171,7 +173,7 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
       const reply = hookReply(d.decision, req, d.destination ?? destination);
       if (reply === null) return finish('refused', `"always" is offered for Bash commands only`);
       // A reply to a Claude that is gone reaches nobody: the receipt must not say Claude was told.
-      const gone = claudeGone(deps.env, req, deps.startIdentity);
+      const gone = claudeGone(registry, req, deps.startIdentity);
       if (gone) return finish('claude-gone', gone);
       // The receipt says the answer was given only once the reply left this process: a write that failed (Claude's
       // end of the pipe was closed) handed nothing over, and the answer was lost.
@@ -182,9 +184,9 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
     if (a.code !== 'missing') return finish('refused', `the answer file cannot be read: ${a.message}`);
     if (deps.now() - lastCheck >= 500) {
       lastCheck = deps.now();
-      const gone = claudeGone(deps.env, req, deps.startIdentity);
+      const gone = claudeGone(registry, req, deps.startIdentity);
       if (gone) return finish('claude-gone', gone);
-      if (answeredElsewhere(deps.env, req))
+      if (answeredElsewhere(registry, req))
         return finish('answered-elsewhere', 'answered in the terminal, or the turn moved on');
       if (!liveListener(dir, hi.cwd, deps.startIdentity))
         return finish('monitor-gone', 'omc-top quit before answering');

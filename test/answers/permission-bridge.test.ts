@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { runPermissionHook, type HookDeps } from '../../src/commands/hook-permission.js';
 import { answerPermission } from '../../src/store/permissions/answer.js';
 import { sendPermissionAnswer } from '../../src/feeds/answers/answer.js';
@@ -15,6 +15,7 @@ import type { OmcStore } from '../../src/store/store.js';
 import { PermissionsDomain } from '../../src/store/permissions/domain.js';
 import { ANSWERS, REQUESTS, type PermissionRequestFile } from '../../src/store/permissions/protocol.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
+import { encodeProjectDir } from '../../src/store/claude/config-dir.js';
 import { REPO, waitFor } from '../helpers/fixtures.js';
 
 const HOOK = path.join(REPO, 'dist', 'omc-top-hook.mjs');
@@ -41,10 +42,15 @@ function world() {
   return { base, project, env, stateDir };
 }
 
+const SID = 'a1b2c3d4-0000-4000-8000-000000000001';
+/**
+ * What Claude Code sends the hook. Its transcript path lies in its config directory, as the real CLI names it: the
+ * world's CLAUDE_CONFIG_DIR (`claude` beside the project), whose registry says whether Claude still waits.
+ */
 const payload = (cwd: string, over: Record<string, unknown> = {}) =>
   JSON.stringify({
-    session_id: 'a1b2c3d4-0000-4000-8000-000000000001',
-    transcript_path: '/tmp/t.jsonl',
+    session_id: SID,
+    transcript_path: path.join(path.dirname(cwd), 'claude', 'projects', encodeProjectDir(cwd), `${SID}.jsonl`),
     cwd,
     prompt_id: 'p-1',
     permission_mode: 'default',
@@ -297,28 +303,41 @@ describe('the permission hook, in process', () => {
   });
 
   /** A stand-in for the Claude that asks (a real process), registered as Claude Code registers, waiting. */
-  async function claudeProcess(w: ReturnType<typeof world>, registryStart = true) {
-    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  async function claudeProcess(
+    w: ReturnType<typeof world>,
+    registryStart = true,
+    /** Its config directory (the world's by default), given in its environment as CLAUDE_CONFIG_DIR. */
+    configDir = w.env.CLAUDE_CONFIG_DIR as string,
+  ) {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+      stdio: 'ignore',
+      env: { ...process.env, CLAUDE_CONFIG_DIR: configDir },
+    });
+    onTestFinished(() => void child.kill('SIGKILL'));
     const pid = child.pid as number;
     const procStart = await waitFor(() => {
       const id = processStartIdentity(pid);
       return typeof id === 'string' && id !== 'absent' ? id : null;
     });
-    const reg = path.join(w.env.CLAUDE_CONFIG_DIR as string, 'sessions', `${pid}.json`);
+    const reg = path.join(configDir, 'sessions', `${pid}.json`);
     fs.mkdirSync(path.dirname(reg), { recursive: true });
-    fs.writeFileSync(
-      reg,
-      JSON.stringify({
-        pid,
-        sessionId: 'a1b2c3d4-0000-4000-8000-000000000001',
-        ...(registryStart ? { procStart } : {}),
-        status: 'waiting',
-        statusUpdatedAt: Date.now(),
-      }),
-    );
+    const register = (status: string, at: number) =>
+      fs.writeFileSync(
+        reg,
+        JSON.stringify({
+          pid,
+          sessionId: SID,
+          ...(registryStart ? { procStart } : {}),
+          status,
+          statusUpdatedAt: at,
+        }),
+      );
+    register('waiting', Date.now());
     const killed = new Promise((r) => child.on('exit', r));
     return {
       pid,
+      /** Its registry entry rewritten, as the CLI does when the prompt is answered in its terminal (busy). */
+      register,
       /** SIGKILL, as `kill -9`: the registry entry stays behind, the hook would live on. */
       kill: async () => {
         child.kill('SIGKILL');
@@ -438,6 +457,90 @@ describe('the permission hook, in process', () => {
     dom.dispose();
     expect((await hook).outcome).toBe('monitor-gone');
     expect(printed).toEqual([]);
+  });
+
+  describe('a Claude whose config directory is not the one the monitor reads (CLAUDE_CONFIG_DIR=~/.claude2)', () => {
+    /** The other directory; the monitor's (w.env) holds no entry for that Claude. */
+    const other = (w: ReturnType<typeof world>) => path.join(w.base, 'claude2');
+    const transcriptIn = (dir: string, cwd: string) =>
+      path.join(dir, 'projects', encodeProjectDir(cwd), `${SID}.jsonl`);
+
+    it('its registry, found by the transcript path Claude names, says it waits: answered; once it moved on, stale', async () => {
+      const w = world();
+      const claude = await claudeProcess(w, true, other(w));
+      const dom = listen(w, w.project, w.env);
+      const hookEnv = { ...w.env, CLAUDE_CONFIG_DIR: other(w), CLAUDE_PID: String(claude.pid) };
+      const { d, printed } = deps(w, { env: hookEnv });
+      const hook = runPermissionHook(payload(w.project, { transcript_path: transcriptIn(other(w), w.project) }), d);
+      const req = await pending(dom);
+      // Offered, and answerable: its entry is read where that Claude keeps it, not missed in the monitor's directory.
+      claude.register('busy', Date.now() + 5);
+      expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toEqual({
+        ok: false,
+        message: 'stale: Claude already moved on (the prompt was answered in its terminal)',
+      });
+      claude.register('waiting', Date.now() + 10);
+      expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toMatchObject({ ok: true });
+      expect((await hook).outcome).toBe('allow');
+      expect(printed).toHaveLength(1);
+    });
+
+    it("a payload with no transcript path: the asking process's environment names its directory", async () => {
+      const w = world();
+      const claude = await claudeProcess(w, true, other(w));
+      const dom = listen(w, w.project, w.env);
+      const hookEnv = { ...w.env, CLAUDE_CONFIG_DIR: other(w), CLAUDE_PID: String(claude.pid) };
+      const { d, printed } = deps(w, { env: hookEnv });
+      const hook = runPermissionHook(payload(w.project, { transcript_path: undefined }), d);
+      const req = await pending(dom);
+      expect(req.file.transcript_path).toBeNull();
+      claude.register('busy', Date.now() + 5);
+      expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/moved on/),
+      });
+      claude.register('waiting', Date.now() + 10);
+      expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toMatchObject({ ok: true });
+      expect((await hook).outcome).toBe('allow');
+      expect(printed).toHaveLength(1);
+    });
+
+    it("nothing says where its registry is (an older hook's request): a missing entry in the monitor's is not 'answered'", async () => {
+      const w = world();
+      const claude = await claudeProcess(w, true, other(w));
+      const dom = listen(w, w.project, w.env);
+      const hookEnv = { ...w.env, CLAUDE_CONFIG_DIR: other(w), CLAUDE_PID: String(claude.pid) };
+      const { d } = deps(w, { env: hookEnv });
+      const hook = runPermissionHook(payload(w.project, { transcript_path: undefined }), d);
+      const req = await pending(dom);
+      // As an older hook wrote it: no start identity of Claude (outside the digest, which still holds).
+      const file = path.join(w.stateDir, REQUESTS, `${req.id}.json`);
+      const { claude_start: _dropped, ...older } = JSON.parse(fs.readFileSync(file, 'utf8')) as PermissionRequestFile;
+      fs.writeFileSync(file, JSON.stringify(older));
+      // The monitor judges the file on disk when it answers: allowed, not refused as "answered in its terminal".
+      expect(answerPermission(w.stateDir, req, 'deny', { claudeEnv: w.env })).toMatchObject({ ok: true });
+      expect((await hook).outcome).toBe('deny');
+    });
+
+    it('a Claude that keeps no registry at all: the hook waits on (no entry read is not "moved on")', async () => {
+      const w = world();
+      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      onTestFinished(() => void child.kill('SIGKILL'));
+      await waitFor(() => typeof processStartIdentity(child.pid as number) === 'string');
+      listen(w);
+      // Its clock moves 1 s a poll: the liveness checks run at every one, and the 5 s bound is reached.
+      let t = Date.now();
+      const hookEnv = { ...w.env, CLAUDE_CONFIG_DIR: other(w), CLAUDE_PID: String(child.pid) };
+      const { d, printed } = deps(w, {
+        env: hookEnv,
+        now: () => t,
+        sleep: async () => void (t += 1_000),
+        waitSeconds: 5,
+      });
+      const r = await runPermissionHook(payload(w.project), d);
+      expect(r).toMatchObject({ outcome: 'timeout', detail: 'no answer within 5 s' });
+      expect(printed).toEqual([]);
+    });
   });
 
   it('a question (AskUserQuestion) and a payload that is not a PermissionRequest are left alone', async () => {

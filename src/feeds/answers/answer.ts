@@ -9,6 +9,7 @@ import { answerPermission } from '../../store/permissions/answer.js';
 import type { PermissionDecision } from '../../store/permissions/protocol.js';
 import type { PermissionRequestView, ReceiptView } from '../../store/permissions/model.js';
 import { claudeGoneWhy } from '../../store/permissions/liveness.js';
+import { askerRegistry } from '../../store/permissions/asker-registry.js';
 import { answeredFirst, handedThenGone, lostWords, toldClaude } from '../../store/permissions/words.js';
 import { runningStartIdentity } from '../../io/process-start.js';
 import { decideGate, findOmcCli, type DecideResult } from '../../store/graph/decide.js';
@@ -86,7 +87,10 @@ export function sendPermissionAnswer(
     const rec = store.permissions.getSnapshot().receipts.get(req.id);
     if (!rec) return false;
     // A reply handed to a Claude that is gone now may never have been read: the receipt alone is no ✓.
-    const gone = rec.outcome === decision ? claudeGoneWhy(claudeEnv, req.file, runningStartIdentity) : null;
+    const gone =
+      rec.outcome === decision
+        ? claudeGoneWhy(askerRegistry(req.file, claudeEnv), req.file, runningStartIdentity)
+        : null;
     const w = receiptWords(decision, rec, gone);
     report(`${req.toolName} ${req.subject}: ${w.text}`, w.kind);
     return true;

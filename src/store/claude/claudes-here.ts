@@ -41,6 +41,26 @@ export function configOfValues(values: Record<string, string>, cwd: string, env:
   return { dir: path.resolve(home, '.claude'), rule: 'HOME/.claude' };
 }
 
+/**
+ * The config directory of one Claude process (`procStart`: its start identity, under which it is remembered), from
+ * its environment as started; null with why when that cannot be read (another user's process, no /proc).
+ */
+export function configOfProcess(
+  pid: number,
+  procStart: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { config: ClaudeConfigDir | null; why?: string } {
+  const key = `${pid}:${procStart}`;
+  let known = configs.get(key);
+  if (!known) {
+    const r = processEnvValues(pid, ['CLAUDE_CONFIG_DIR', 'HOME']);
+    known = r.ok ? { config: configOfValues(r.values, cwd, env) } : { config: null, why: r.why };
+    configs.set(key, known);
+  }
+  return known;
+}
+
 const inside = (dir: string, p: string) => {
   const rel = path.relative(dir, p);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
@@ -67,13 +87,7 @@ export function claudesIn(projectDir: string, env: NodeJS.ProcessEnv, platform =
     if (!inside(projectDir, cwd)) continue;
     const key = `${pid}:${procStart}`;
     seen.add(key);
-    let known = configs.get(key);
-    if (!known) {
-      const r = processEnvValues(pid, ['CLAUDE_CONFIG_DIR', 'HOME']);
-      known = r.ok ? { config: configOfValues(r.values, cwd, env) } : { config: null, why: r.why };
-      configs.set(key, known);
-    }
-    out.push({ pid, procStart, cwd, ...known });
+    out.push({ pid, procStart, cwd, ...configOfProcess(pid, procStart, cwd, env) });
   }
   // A process that ended is forgotten (a reused pid has another start identity, so it is read afresh).
   for (const k of configs.keys()) if (!seen.has(k) && !isLive(k)) configs.delete(k);

@@ -6,6 +6,7 @@
 import { runningStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import { atomicWriteSync, describeWriteError, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
+import { askerRegistry } from './asker-registry.js';
 import { answeredElsewhere, claudeGone, isLive } from './liveness.js';
 import { answeredFirst } from './words.js';
 import type { PermissionRequestView } from './model.js';
@@ -25,7 +26,10 @@ import {
 export interface AnswerDeps {
   now?: () => number;
   startIdentity?: (pid: number) => StartIdentity;
-  /** Where Claude's registry is (the answered-in-the-terminal check). */
+  /**
+   * The directory the monitor reads Claude's registry in: where the asking Claude's entry is looked for when the
+   * request does not say which directory that Claude uses (asker-registry.ts).
+   */
   claudeEnv?: NodeJS.ProcessEnv;
 }
 
@@ -45,9 +49,10 @@ export function staleReason(stateDir: string, req: PermissionRequestView, deps: 
   const startIdentity = deps.startIdentity ?? runningStartIdentity;
   if (!isLive(startIdentity, f.data.hook_pid, f.data.hook_start)) return 'stale: the hook has ended';
   // The hook outlives a killed Claude: an answer it took would reach nobody.
-  const gone = claudeGone(deps.claudeEnv ?? process.env, f.data, startIdentity);
+  const registry = askerRegistry(f.data, deps.claudeEnv ?? process.env);
+  const gone = claudeGone(registry, f.data, startIdentity);
   if (gone) return `stale: ${gone}; no answer can reach it`;
-  if (answeredElsewhere(deps.claudeEnv ?? process.env, f.data))
+  if (answeredElsewhere(registry, f.data))
     return 'stale: Claude already moved on (the prompt was answered in its terminal)';
   return null;
 }

@@ -20,6 +20,7 @@ import {
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem } from '../types.js';
+import { askerRegistry } from './asker-registry.js';
 import { claudeGone, isLive } from './liveness.js';
 import { subjectOf } from './subject.js';
 import { EMPTY_PERMISSIONS, type PermissionRequestView, type PermissionsSnapshot, type ReceiptView } from './model.js';
@@ -208,7 +209,7 @@ export class PermissionsDomain implements Domain {
         }
         // Nor on one whose Claude is gone: its hook may still wait (orphaned by a SIGKILL), but no answer would
         // reach anyone. Not offered; the hook sees it too and ends with its receipt, which removes the file.
-        if (claudeGone(this.claudeEnv(), f, this.startIdentity)) continue;
+        if (claudeGone(askerRegistry(f, this.claudeEnv()), f, this.startIdentity)) continue;
         requests.push({
           id,
           sessionId: f.session_id,
