@@ -118,7 +118,8 @@ describe('an OMC plugin update under the monitor, on screen', () => {
 
       h = new TerminalHarness({ cwd: p.dir, cols: 160, rows: 30, env });
       const row = /^▸ (\S.*?)\s{2,}aaaaaaaa-1111-4222-8\S*\s+ralph 4\/100 · ultrawork 2\/50( \(retired\))?/m;
-      const before = await h.waitForText(row, 30_000);
+      // Joined to its Claude ("busy"): the pass that joins it reads the Claude's command line.
+      const before = await h.waitForText(new RegExp(`${row.source}.*busy`, 'm'), 30_000);
       expect(row.exec(before)?.slice(1)).toEqual(['enforced', undefined]);
       expect(before.split('\n')[0]).toContain('OMC 4.4.4 (--plugin-dir)');
       // The monitor's line, from its cache: the ultrawork counts under 4.4.4.

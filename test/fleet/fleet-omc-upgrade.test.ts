@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { LocalFleet } from '../../src/fleet/local.js';
 import { waitFor, writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
-import { installPlugin, omc55Root, pluginWorld } from '../helpers/omc-plugin.js';
+import { installPlugin, omc55Root, omcInPlace, pluginWorld } from '../helpers/omc-plugin.js';
 import { fleetRigPerTest } from './fleet-tree.js';
 import { shownPath } from '../../src/io/shown-path.js';
 
@@ -127,5 +127,60 @@ describe('a plugin update under omc-top --all', () => {
     // Said on the fleet's message line as a lone monitor says it: the new OMC, then where the state is read now.
     expect(said).toContain('gamma: OMC 5.5.0 now (was 4.4.4): verdicts re-judged');
     expect(said).toContain(`gamma: state read from ${shownPath(central)} now (was ${shownPath(p.root)})`);
+  });
+
+  it("follows OMC upgraded in place in a running Claude's --plugin-dir: every project re-judged, said once each", async () => {
+    const m = rig.machine();
+    // One OMC checkout two Claudes run (`claude --plugin-dir <checkout>`, one per project), each on its own loop.
+    const checkout = path.join(m.base, 'omc-checkout');
+    omcInPlace(checkout, OMC444);
+    const ids = { alpha: 'aaaaaaaa-1111-4222-8333-00000000000a', beta: 'aaaaaaaa-1111-4222-8333-00000000000b' };
+    for (const [name, sid] of Object.entries(ids)) {
+      const p = m.project(name, 0, { liveId: sid, as: { args: ['--plugin-dir', checkout] } });
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ultrawork-state.json'), {
+        active: true,
+        started_at: new Date(Date.now() - 60_000).toISOString(),
+        original_prompt: `ultrawork ${name}`,
+        session_id: sid,
+        reinforcement_count: 2,
+        last_checked_at: new Date().toISOString(),
+      });
+    }
+    const said: string[] = [];
+    const fleet = rig.fleet(m, {
+      env: m.env,
+      omcRecheckMs: 100,
+      onOmcChange: (root, words) => said.push(`${root.label}: ${words}`),
+    });
+    fleet.start();
+    const rows = () =>
+      fleet
+        .getSnapshot()
+        .groups.flatMap((g) =>
+          g.rows.filter((r) => Object.values(ids).includes(r.session)).map((r) => `${g.label}: ${r.modes}`),
+        )
+        .sort();
+    // Both projects' Claude side has read its Claude's command line (the row alone may come first).
+    const ownSeen = () =>
+      fleet.localRoots().map((r) => (r.store.sessions.getSnapshot().omcSeen ?? []).map((o) => o.version).join());
+    const before = await waitFor(() => rows().length === 2 && ownSeen().join(';') === '4.4.4;4.4.4' && rows(), {
+      what: `both rows, and each Claude's OMC (${ownSeen().join('; ')})`,
+    });
+    expect(before).toEqual(['alpha: ralph 4/10 · ultrawork 2/50', 'beta: ralph 4/10 · ultrawork 2/50']);
+
+    omcInPlace(checkout, OMC55); // `git pull` in the checkout: the Claudes run 5.5.0's hooks from their next turn
+    const after = await waitFor(() => rows().every((r) => r.endsWith('(retired)')) && rows(), {
+      timeoutMs: 15_000,
+      what: `re-judged rows (${rows().join('; ')})`,
+    });
+    expect(after).toEqual([
+      'alpha: ralph 4/10 · ultrawork 2/50 (retired)',
+      'beta: ralph 4/10 · ultrawork 2/50 (retired)',
+    ]);
+    expect(fleet.localRoots().map((r) => r.store.omc?.version)).toEqual(['5.5.0', '5.5.0']);
+    expect(said.sort()).toEqual([
+      'alpha: OMC 5.5.0 (--plugin-dir) now (was 4.4.4 (--plugin-dir)): verdicts re-judged',
+      'beta: OMC 5.5.0 (--plugin-dir) now (was 4.4.4 (--plugin-dir)): verdicts re-judged',
+    ]);
   });
 });
