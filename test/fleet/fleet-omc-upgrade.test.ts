@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { LocalFleet } from '../../src/fleet/local.js';
 import { waitFor, writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
-import { installPlugin, omc55Root, omcInPlace, pluginWorld } from '../helpers/omc-plugin.js';
+import { installPlugin, omc55Root, omcInPlace, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
+import { makeLive } from '../helpers/sessions-gen.js';
 import { fleetRigPerTest } from './fleet-tree.js';
 import { shownPath } from '../../src/io/shown-path.js';
+import { omcLabel } from '../../src/store/omc-label.js';
 
 const rig = fleetRigPerTest();
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
@@ -182,5 +184,51 @@ describe('a plugin update under omc-top --all', () => {
       'alpha: OMC 5.5.0 (--plugin-dir) now (was 4.4.4 (--plugin-dir)): verdicts re-judged',
       'beta: OMC 5.5.0 (--plugin-dir) now (was 4.4.4 (--plugin-dir)): verdicts re-judged',
     ]);
+  });
+
+  it("a release moved in place under one session's own --plugin-dir only: that session re-judged, the header's words said once", async () => {
+    const m = rig.machine();
+    // Two Claudes in one project, each `claude --plugin-dir <its own checkout>` (both 4.4.4): the first found decides
+    // the project's OMC, the other judges its own session only.
+    const dirs = [path.join(m.base, 'omc-a'), path.join(m.base, 'omc-b')];
+    for (const d of dirs) omcInPlace(d, OMC444);
+    const ids = ['aaaaaaaa-1111-4222-8333-0000000000a1', 'aaaaaaaa-1111-4222-8333-0000000000a2'];
+    const p = m.project('alpha', 0, { liveId: ids[0], as: { args: ['--plugin-dir', dirs[0]!] } });
+    makeLive(p.root, ids[1]!);
+    m.register(ids[1]!, p.dir, { args: ['--plugin-dir', dirs[1]!] });
+    for (const sid of ids) writeRetiredUltrawork(p.root, sid);
+    const said: string[] = [];
+    const fleet = rig.fleet(m, {
+      env: m.env,
+      omcRecheckMs: 100,
+      onOmcChange: (root, words) => said.push(`${root.label}: ${words}`),
+    });
+    fleet.start();
+    const store = () => fleet.localRoots()[0]!.store;
+    const label = () => omcLabel(store().omc!, store().sessions.getSnapshot().omcSeen);
+    const rows = () =>
+      fleet
+        .getSnapshot()
+        .groups.flatMap((g) => g.rows.filter((r) => ids.includes(r.session)).map((r) => `${r.session}: ${r.modes}`))
+        .sort();
+    // Each session joined to its Claude: the pass that joins them reads their command lines.
+    const joined = () =>
+      ids.every((sid) => store().claude.getSnapshot().bySession.get(sid)?.process?.status === 'busy');
+    await waitFor(() => rows().length === 2 && joined(), { what: 'both rows, joined to their Claudes' });
+    expect(label()).toBe('OMC 4.4.4 (--plugin-dir)');
+    // The checkout that did not decide the project's OMC moves to 5.5.0.
+    const decided = store().omc?.process?.dir;
+    const other = dirs.findIndex((d) => d !== decided);
+    omcInPlace(dirs[other]!, OMC55);
+    await waitFor(() => label() === 'OMC 4.4.4/5.5.0 (per session)', {
+      timeoutMs: 15_000,
+      what: `the label (${label()})`,
+    });
+    await waitFor(() => rows().filter((r) => r.endsWith('(retired)')).length === 1, { what: rows().join('; ') });
+    expect(rows()).toEqual(
+      ids.map((sid, i) => `${sid}: ralph 4/10 · ultrawork 2/50${i === other ? ' (retired)' : ''}`).sort(),
+    );
+    expect(store().omc?.version).toBe('4.4.4');
+    expect(said).toEqual(['alpha: OMC 4.4.4/5.5.0 (per session) now (was 4.4.4 (--plugin-dir)): verdicts re-judged']);
   });
 });
