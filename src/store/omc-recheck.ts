@@ -106,7 +106,8 @@ export class OmcRecheck {
     if (this.stopped) return;
     if (!withProcesses) this.o.alsoOnEachLook?.();
     if (this.confirm) return;
-    const first = this.see(reads, withProcesses);
+    // One look reads a file once: a lone monitor's directory of its --plugin-dir Claude is the project's and a session's.
+    const first = this.see(reads ?? new Map(), withProcesses);
     if (first === null) return;
     this.confirm = setTimeout(() => {
       this.confirm = null;
