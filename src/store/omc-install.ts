@@ -56,10 +56,12 @@ export interface OmcInstall {
    */
   refused: ReadonlyArray<OmcFileRefusal>;
   /**
-   * The live Claude process whose `--plugin-dir` decided (installForProcess): while it lives no file can change the
-   * answer; once it is gone the answer is looked for again (omc-recheck.ts), never kept in its name.
+   * The live Claude process whose `--plugin-dir` decided (installForProcess), and that directory: while it lives no
+   * file can change the answer, but the release in `dir` can (OMC upgraded in place: a `git pull` in the checkout, a
+   * copy over it), so that is read again; once the process is gone the answer is looked for again (omc-recheck.ts),
+   * never kept in its name.
    */
-  process?: { pid: number; procStart: string | null };
+  process?: { pid: number; procStart: string | null; dir?: string };
 }
 
 export interface OmcFileRefusal {
@@ -116,21 +118,33 @@ function versionAt(dir: string, memo?: OmcReadMemo): string | null {
   return null;
 }
 
-/** The version of the OMC package or plugin in `dir`; null when `dir` holds some other plugin. */
-export function omcVersionAt(dir: string): string | null {
-  for (const [rel, name] of [
-    ['package.json', NPM_NAME],
-    ['.claude-plugin/plugin.json', PLUGIN_NAME],
-  ] as const) {
-    const r = readJsonSync(dir, rel, 1024 * 1024);
-    const o = r.ok ? obj(r.value) : null;
-    if (o?.name === name) {
-      const v = cleanVersion(o.version);
-      if (v) return v;
+/**
+ * The version of the OMC package or plugin in `dir`; null when `dir` holds some other plugin (or none, or is caught
+ * mid-copy). `reads`: the round's shared reads (a directory many Claudes loaded is read once per round).
+ */
+export function omcVersionAt(dir: string, reads?: OmcReadMemo): string | null {
+  return memoized(reads, `omc\0${dir}`, () => {
+    for (const [rel, name] of [
+      ['package.json', NPM_NAME],
+      ['.claude-plugin/plugin.json', PLUGIN_NAME],
+    ] as const) {
+      const r = readJsonSync(dir, rel, 1024 * 1024);
+      const o = r.ok ? obj(r.value) : null;
+      if (o?.name === name) {
+        const v = cleanVersion(o.version);
+        if (v) return v;
+      }
     }
-  }
-  return null;
+    return null;
+  });
 }
+
+/**
+ * How the release in a plugin directory is read: as it is now (omcVersionAt), or as an answer in force read it
+ * (claude/session-installs.ts: one release per directory until the next look says it moved).
+ */
+export type ReleaseAt = (dir: string) => string | null;
+const releaseNow: ReleaseAt = (dir) => omcVersionAt(dir);
 
 /**
  * The user's own settings files: a symlink is followed wherever it points (stow and home-manager link them into a
@@ -211,16 +225,30 @@ export const installKey = (i: OmcInstall): string =>
  * What a live Claude Code process says about the OMC its hooks run: the OMC among its
  * `--plugin-dir` directories, or null (none, or the command line cannot be read).
  */
-export function installForProcess(e: Pick<RegistryEntry, 'pid' | 'cwd' | 'procStart'>): OmcInstall | null {
-  const dirs = pluginDirsOf(e.pid, e.cwd);
+export function installForProcess(
+  e: Pick<RegistryEntry, 'pid' | 'cwd' | 'procStart'>,
+  releaseAt: ReleaseAt = releaseNow,
+): OmcInstall | null {
+  return installAtDirs(pluginDirsOf(e.pid, e.cwd), e, releaseAt);
+}
+
+/**
+ * The OMC among a live process's `--plugin-dir` directories (`dirs`, as its command line named them: read once per
+ * process), by the release each holds as `releaseAt` reads it.
+ */
+export function installAtDirs(
+  dirs: readonly string[] | null,
+  e: Pick<RegistryEntry, 'pid' | 'procStart'>,
+  releaseAt: ReleaseAt = releaseNow,
+): OmcInstall | null {
   for (const d of dirs ?? []) {
-    const version = omcVersionAt(d);
+    const version = releaseAt(d);
     if (version)
       return {
         ...installOf(version, `--plugin-dir ${cleanLine(d)} (claude pid ${e.pid})`, '--plugin-dir', [
           { version, source: '--plugin-dir', path: d },
         ]),
-        process: { pid: e.pid, procStart: e.procStart },
+        process: { pid: e.pid, procStart: e.procStart, dir: d },
       };
   }
   return null;
@@ -232,9 +260,13 @@ export function installForProcess(e: Pick<RegistryEntry, 'pid' | 'cwd' | 'procSt
  * that OMC's hooks are the ones that would judge its next Stop, not the project's (which may be none). The source
  * says it plainly: the process ran with it and is gone. Null when the flags name no directory holding OMC now.
  */
-export function installForRecorded(flags: readonly string[], pid: number): OmcInstall | null {
+export function installForRecorded(
+  flags: readonly string[],
+  pid: number,
+  releaseAt: ReleaseAt = releaseNow,
+): OmcInstall | null {
   for (const d of pluginDirsIn(flags, null)) {
-    const version = omcVersionAt(d);
+    const version = releaseAt(d);
     if (version)
       return installOf(
         version,
@@ -246,6 +278,10 @@ export function installForRecorded(flags: readonly string[], pid: number): OmcIn
   return null;
 }
 
+/** The plugin directory a skill's directory (`<root>/skills/<name>`) is in, or null when it is not a plugin's skill. */
+export const skillRootOf = (skillDir: string): string | null =>
+  path.basename(path.dirname(skillDir)) === 'skills' ? path.dirname(path.dirname(skillDir)) : null;
+
 /** The tag of an install a session's transcript decided (installForTranscript): the header says it so. */
 export const TRANSCRIPT_TAG = 'transcript';
 
@@ -256,10 +292,10 @@ export const TRANSCRIPT_TAG = 'transcript';
  * one thing left on disk that names an OMC no settings file names (`--plugin-dir`). Null when the directory is not a
  * plugin's skill or holds no OMC now.
  */
-export function installForTranscript(skillDir: string): OmcInstall | null {
-  if (path.basename(path.dirname(skillDir)) !== 'skills') return null;
-  const root = path.dirname(path.dirname(skillDir));
-  const version = omcVersionAt(root);
+export function installForTranscript(skillDir: string, releaseAt: ReleaseAt = releaseNow): OmcInstall | null {
+  const root = skillRootOf(skillDir);
+  if (root === null) return null;
+  const version = releaseAt(root);
   if (!version) return null;
   return installOf(
     version,
@@ -343,7 +379,7 @@ export function detectOmcInstall(opts: {
     );
     for (const c of looked?.claudes ?? []) if (!live.some((e) => e.pid === c.pid)) live.push(c);
     for (const e of live) {
-      const found = installForProcess(e);
+      const found = installForProcess(e, (d) => omcVersionAt(d, reads));
       if (found)
         candidates.push({
           version: found.version,

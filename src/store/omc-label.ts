@@ -61,10 +61,16 @@ export function omcGuessLine(omc: OmcInstall, seen: readonly SessionOmc[] = []):
  * Claude exiting leaves its session judged by its recorded flags: nothing the header shows changed). Without
  * such a session the header names the project's install, and so does the line ("OMC 5.5.0 now (was 4.4.4)").
  */
-export function omcChangeLine(next: OmcInstall, was: OmcInstall, seen: readonly SessionOmc[] = []): string | null {
-  if (!seen.some(ownTag)) return omcChangeWords(next, was);
+export function omcChangeLine(
+  next: OmcInstall,
+  was: OmcInstall,
+  seen: readonly SessionOmc[] = [],
+  /** The sessions' own OMCs before, when they changed too (a `--plugin-dir` release upgraded in place). */
+  seenWas: readonly SessionOmc[] = seen,
+): string | null {
+  if (!seen.some(ownTag) && !seenWas.some(ownTag)) return omcChangeWords(next, was);
   const now = omcLabel(next, seen);
-  const before = omcLabel(was, seen);
+  const before = omcLabel(was, seenWas);
   if (now === before) return null;
   const newer = next.assumed ? null : newerThanKnownWords(next.version);
   return `${now} now (was ${before.replace(/^OMC /, '')}): verdicts re-judged${newer ? `; ${newer}` : ''}`;

@@ -2,10 +2,12 @@
  * The OMC that runs a project's hooks can change under a running monitor: `claude plugin update` rewrites
  * installed_plugins.json, a dotfiles switch relinks settings.json, OMC's setup rewrites the CLAUDE.md marker.
  * Those files live in Claude Code's config directory and the project's `.claude/`, outside the watched `.omc`,
- * so the same finding a fresh process makes (detectOmcInstall) is made again on a bounded timer. A different
- * answer is taken only when a second look a moment later agrees: a file caught mid-rewrite is not a new OMC.
+ * so the same finding a fresh process makes (detectOmcInstall) is made again on a bounded timer. So is the release in
+ * the `--plugin-dir` directories of the project's running Claudes: OMC upgraded in place there (a `git pull` in the
+ * checkout, a copy over it) runs its new scripts from the Claude's next turn. A different answer is taken only when
+ * a second look a moment later agrees: a file caught mid-rewrite (a directory mid-copy) is not a new OMC.
  */
-import { installKey, type OmcInstall, type OmcReadMemo } from './omc-install.js';
+import { installKey, omcVersionAt, type OmcInstall, type OmcReadMemo } from './omc-install.js';
 
 /** How often the files are looked at again: a few small reads, so the idle cost stays in the noise. */
 export const OMC_RECHECK_MS = 5000;
@@ -25,7 +27,15 @@ export interface OmcRecheckOptions {
    * judged it (no read of its own). Unset: such an answer stands for good.
    */
   processLive?: (p: NonNullable<OmcInstall['process']>) => boolean;
-  /** Takes a confirmed new answer (re-judges, tells the surfaces). */
+  /**
+   * The releases now in the `--plugin-dir` directories the sessions' own Claudes loaded (claude/session-installs.ts),
+   * as read on this look, and whether one differs from those in force. Unset: none are looked at.
+   */
+  ownReleases?: (reads?: OmcReadMemo) => { key: string; moved: boolean };
+  /**
+   * Takes a confirmed new answer (re-judges, tells the surfaces): another project install, or the same one when only
+   * a session's own `--plugin-dir` release moved (ownReleases).
+   */
   apply: (next: OmcInstall, was: OmcInstall) => void;
   everyMs?: number;
   confirmMs?: number;
@@ -96,27 +106,40 @@ export class OmcRecheck {
     if (this.stopped) return;
     if (!withProcesses) this.o.alsoOnEachLook?.();
     if (this.confirm) return;
-    // A live process started with --plugin-dir decides over every file: while it does, the files cannot change the
-    // answer (and the look is of the files only: see omc-root.ts's redetect). Once it is gone, the project's answer
-    // is looked for again the way a fresh start finds it (another live process's --plugin-dir, else the files):
-    // that one look reads the processes' command lines, then the looks are of the files again.
-    const current = this.o.current();
-    let processes = withProcesses;
-    if (current.sourceTag === '--plugin-dir' && !withProcesses) {
-      const p = current.process;
-      if (!p || !this.o.processLive || this.o.processLive(p)) return;
-      processes = true;
-    }
-    const seen = installKey(this.o.detect(reads, processes));
-    if (seen === installKey(current)) return;
+    // One look reads a file once: a lone monitor's directory of its --plugin-dir Claude is the project's and a session's.
+    const first = this.see(reads ?? new Map(), withProcesses);
+    if (first === null) return;
     this.confirm = setTimeout(() => {
       this.confirm = null;
       if (this.stopped) return;
-      const next = this.o.detect(undefined, processes);
-      if (installKey(next) !== seen) return; // still moving: the next look decides
-      this.o.apply(next, this.o.current());
+      const again = this.see(undefined, withProcesses);
+      if (again === null || again.key !== first.key) return; // still moving: the next look decides
+      this.o.apply(again.next, this.o.current());
     }, this.o.confirmMs ?? OMC_CONFIRM_MS);
     this.confirm.unref?.();
+  }
+
+  /** What one look finds: null when it is what is in force, else the new project answer and the look's key. */
+  private see(reads: OmcReadMemo | undefined, withProcesses: boolean): { next: OmcInstall; key: string } | null {
+    // A live process started with --plugin-dir decides over every file: while it does, the files cannot change the
+    // answer (and the look is of the files only: see omc-root.ts's redetect). The release in its directory can: it is
+    // read again (a small file), and when it moved the answer is looked for as a fresh start finds it. Once that
+    // process is gone, the same: another live process's --plugin-dir, else the files. Either reads the processes'
+    // command lines once, then the looks are of the files again.
+    const current = this.o.current();
+    let processes = withProcesses;
+    let stays = false;
+    if (current.sourceTag === '--plugin-dir' && !withProcesses) {
+      const p = current.process;
+      if (!p || !this.o.processLive) stays = true;
+      else if (this.o.processLive(p)) stays = p.dir === undefined || omcVersionAt(p.dir, reads) === current.version;
+      processes = !stays;
+    }
+    const own = this.o.ownReleases?.(reads);
+    const next = stays ? current : this.o.detect(reads, processes);
+    const key = installKey(next);
+    if (key === installKey(current) && !own?.moved) return null;
+    return { next, key: `${key}\u0000${own?.key ?? ''}` };
   }
 
   stop(): void {

@@ -36,6 +36,7 @@ import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import { type OmcInstall, type OmcReadMemo } from './omc-install.js';
 import { omcChangeLine } from './omc-label.js';
 import { SessionsDomain } from './sessions/domain.js';
+import { omcSeenOf } from './sessions/derive.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import { resolveHeartbeatStaleMs } from './teams/omc-team-rules.js';
 import {
@@ -482,6 +483,7 @@ export class OmcStore {
             detect: redetect,
             current: () => this.sessions.omc,
             processLive: (p) => this.claude.processLive(p),
+            ownReleases: (reads) => this.claude.lookAtReleases(reads),
             apply: (n, w) => this.setOmc(n, w),
             everyMs: opts.omcRecheckMs,
             ticker: opts.omcRecheckTicker,
@@ -517,13 +519,20 @@ export class OmcStore {
     return () => this.omcListeners.delete(listener);
   }
 
-  /** Another OMC runs the hooks now: every verdict and the PRD count are judged again by its book. */
+  /**
+   * Another OMC runs the hooks now (the project's, or a session's own --plugin-dir release moved in place): every
+   * verdict and the PRD count are judged again by its book.
+   */
   private setOmc(next: OmcInstall, was: OmcInstall): void {
     if (this.closed) return;
+    // The sessions' own --plugin-dir releases as they are now, taken with the project's in one re-judging.
+    const seenWas = this.sessions.getSnapshot().omcSeen;
+    const own = this.claude.retakeReleases();
     // Said first: a line stream (watch --json) has the news before the transitions it causes.
     // In the header's words (its label counts the sessions' own --plugin-dir): the line never says what it does not.
-    const words = omcChangeLine(next, was, this.sessions.getSnapshot().omcSeen);
+    const words = omcChangeLine(next, was, own ? omcSeenOf(own.values()) : seenWas, seenWas);
     for (const l of this.omcListeners) l(words, next);
+    if (own) this.sessions.setSessionInstalls(own, false);
     this.sessions.setProjectInstall(next);
     this.prd.setRules(prdRulesOf(next));
   }

@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { LocalFleet } from '../../src/fleet/local.js';
 import { waitFor, writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
-import { installPlugin, omc55Root, pluginWorld } from '../helpers/omc-plugin.js';
+import { installPlugin, omc55Root, omcInPlace, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
+import { makeLive } from '../helpers/sessions-gen.js';
 import { fleetRigPerTest } from './fleet-tree.js';
 import { shownPath } from '../../src/io/shown-path.js';
+import { omcLabel } from '../../src/store/omc-label.js';
 
 const rig = fleetRigPerTest();
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
@@ -176,5 +178,106 @@ describe('a plugin update under omc-top --all', () => {
       `delta: OMC_STATE_DIR no longer set in Claude's settings: state read from ${shownPath(p.root)} now (was ${shownPath(central)}); ` +
         `a Claude started before the change keeps writing under ${shownPath(central)} until it restarts`,
     ]);
+  });
+
+  it("follows OMC upgraded in place in a running Claude's --plugin-dir: every project re-judged, said once each", async () => {
+    const m = rig.machine();
+    // One OMC checkout two Claudes run (`claude --plugin-dir <checkout>`, one per project), each on its own loop.
+    const checkout = path.join(m.base, 'omc-checkout');
+    omcInPlace(checkout, OMC444);
+    const ids = { alpha: 'aaaaaaaa-1111-4222-8333-00000000000a', beta: 'aaaaaaaa-1111-4222-8333-00000000000b' };
+    for (const [name, sid] of Object.entries(ids)) {
+      const p = m.project(name, 0, { liveId: sid, as: { args: ['--plugin-dir', checkout] } });
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ultrawork-state.json'), {
+        active: true,
+        started_at: new Date(Date.now() - 60_000).toISOString(),
+        original_prompt: `ultrawork ${name}`,
+        session_id: sid,
+        reinforcement_count: 2,
+        last_checked_at: new Date().toISOString(),
+      });
+    }
+    const said: string[] = [];
+    const fleet = rig.fleet(m, {
+      env: m.env,
+      omcRecheckMs: 100,
+      onOmcChange: (root, words) => said.push(`${root.label}: ${words}`),
+    });
+    fleet.start();
+    const rows = () =>
+      fleet
+        .getSnapshot()
+        .groups.flatMap((g) =>
+          g.rows.filter((r) => Object.values(ids).includes(r.session)).map((r) => `${g.label}: ${r.modes}`),
+        )
+        .sort();
+    // Both projects' Claude side has read its Claude's command line (the row alone may come first).
+    const ownSeen = () =>
+      fleet.localRoots().map((r) => (r.store.sessions.getSnapshot().omcSeen ?? []).map((o) => o.version).join());
+    const before = await waitFor(() => rows().length === 2 && ownSeen().join(';') === '4.4.4;4.4.4' && rows(), {
+      what: `both rows, and each Claude's OMC (${ownSeen().join('; ')})`,
+    });
+    expect(before).toEqual(['alpha: ralph 4/10 · ultrawork 2/50', 'beta: ralph 4/10 · ultrawork 2/50']);
+
+    omcInPlace(checkout, OMC55); // `git pull` in the checkout: the Claudes run 5.5.0's hooks from their next turn
+    const after = await waitFor(() => rows().every((r) => r.endsWith('(retired)')) && rows(), {
+      timeoutMs: 15_000,
+      what: `re-judged rows (${rows().join('; ')})`,
+    });
+    expect(after).toEqual([
+      'alpha: ralph 4/10 · ultrawork 2/50 (retired)',
+      'beta: ralph 4/10 · ultrawork 2/50 (retired)',
+    ]);
+    expect(fleet.localRoots().map((r) => r.store.omc?.version)).toEqual(['5.5.0', '5.5.0']);
+    expect(said.sort()).toEqual([
+      'alpha: OMC 5.5.0 (--plugin-dir) now (was 4.4.4 (--plugin-dir)): verdicts re-judged',
+      'beta: OMC 5.5.0 (--plugin-dir) now (was 4.4.4 (--plugin-dir)): verdicts re-judged',
+    ]);
+  });
+
+  it("a release moved in place under one session's own --plugin-dir only: that session re-judged, the header's words said once", async () => {
+    const m = rig.machine();
+    // Two Claudes in one project, each `claude --plugin-dir <its own checkout>` (both 4.4.4): the first found decides
+    // the project's OMC, the other judges its own session only.
+    const dirs = [path.join(m.base, 'omc-a'), path.join(m.base, 'omc-b')];
+    for (const d of dirs) omcInPlace(d, OMC444);
+    const ids = ['aaaaaaaa-1111-4222-8333-0000000000a1', 'aaaaaaaa-1111-4222-8333-0000000000a2'];
+    const p = m.project('alpha', 0, { liveId: ids[0], as: { args: ['--plugin-dir', dirs[0]!] } });
+    makeLive(p.root, ids[1]!);
+    m.register(ids[1]!, p.dir, { args: ['--plugin-dir', dirs[1]!] });
+    for (const sid of ids) writeRetiredUltrawork(p.root, sid);
+    const said: string[] = [];
+    const fleet = rig.fleet(m, {
+      env: m.env,
+      omcRecheckMs: 100,
+      onOmcChange: (root, words) => said.push(`${root.label}: ${words}`),
+    });
+    fleet.start();
+    const store = () => fleet.localRoots()[0]!.store;
+    const label = () => omcLabel(store().omc!, store().sessions.getSnapshot().omcSeen);
+    const rows = () =>
+      fleet
+        .getSnapshot()
+        .groups.flatMap((g) => g.rows.filter((r) => ids.includes(r.session)).map((r) => `${r.session}: ${r.modes}`))
+        .sort();
+    // Each session joined to its Claude: the pass that joins them reads their command lines.
+    const joined = () =>
+      ids.every((sid) => store().claude.getSnapshot().bySession.get(sid)?.process?.status === 'busy');
+    await waitFor(() => rows().length === 2 && joined(), { what: 'both rows, joined to their Claudes' });
+    expect(label()).toBe('OMC 4.4.4 (--plugin-dir)');
+    // The checkout that did not decide the project's OMC moves to 5.5.0.
+    const decided = store().omc?.process?.dir;
+    const other = dirs.findIndex((d) => d !== decided);
+    omcInPlace(dirs[other]!, OMC55);
+    await waitFor(() => label() === 'OMC 4.4.4/5.5.0 (per session)', {
+      timeoutMs: 15_000,
+      what: `the label (${label()})`,
+    });
+    await waitFor(() => rows().filter((r) => r.endsWith('(retired)')).length === 1, { what: rows().join('; ') });
+    expect(rows()).toEqual(
+      ids.map((sid, i) => `${sid}: ralph 4/10 · ultrawork 2/50${i === other ? ' (retired)' : ''}`).sort(),
+    );
+    expect(store().omc?.version).toBe('4.4.4');
+    expect(said).toEqual(['alpha: OMC 4.4.4/5.5.0 (per session) now (was 4.4.4 (--plugin-dir)): verdicts re-judged']);
   });
 });

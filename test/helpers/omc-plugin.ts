@@ -83,3 +83,14 @@ export function writeRetiredUltrawork(root: string, sid: string): void {
     last_checked_at: new Date(now - 5_000).toISOString(),
   });
 }
+
+/**
+ * A whole OMC package (`pkg`, one of the real ones) copied into `dir`, in place of what was there: the directory
+ * stays (the same path a running `claude --plugin-dir dir` named, the same inode), its content goes and the other
+ * release's comes, as `rm -rf dir/* && cp -a pkg/. dir/` or a checkout's `git pull` leaves it.
+ */
+export function omcInPlace(dir: string, pkg: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  fs.cpSync(pkg, dir, { recursive: true });
+}

@@ -18,7 +18,9 @@ import { sameListing, samePids, sameView, type PublishedView, type ReadState } f
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
-import { installForProcess, installForRecorded, installForTranscript, type OmcInstall } from '../omc-install.js';
+import type { OmcInstall, OmcReadMemo } from '../omc-install.js';
+import { pluginDirsOf } from './plugin-dir.js';
+import { SessionInstalls, type ReleasesLook } from './session-installs.js';
 import type { StopFacts } from '../verdict/index.js';
 import { waitingFact } from './life.js';
 import { systemTmuxNames, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
@@ -45,8 +47,6 @@ export const MAX_TRANSCRIPTS = 500;
 export const MAX_DEPARTED = 2000;
 /** Processes seen running, remembered at most (to date their end from when it was seen; the oldest forgotten first). */
 const MAX_WATCHED_LIVES = 2000;
-/** Gone sessions whose recorded --plugin-dir OMC judges them, kept at most (as many as the launch records). */
-const MAX_RECORDED_INSTALLS = 2000;
 
 export interface ClaudeDomainOptions {
   config: ClaudeConfigDir;
@@ -319,18 +319,36 @@ export class ClaudeDomain implements Domain {
   /** What omc-top recorded of the session's Claude process while it lived; null when it never read its command line. */
   launchOf = (sessionId: string): LaunchRecord | null => this.launches.of(sessionId);
 
-  /** The OMC each live process loaded with --plugin-dir, read once per process (pid + start time). */
-  private installCache = new Map<string, OmcInstall | null>();
+  /** The OMC each session's own Claude loaded (--plugin-dir, recorded flags, transcript): session-installs.ts. */
+  private readonly installs = new SessionInstalls((e) =>
+    this.opts.registry ? this.opts.registry.pluginDirsFor(e) : pluginDirsOf(e.pid, e.cwd),
+  );
 
-  /** Whether a process was live at the last registry read or liveness tick (its key is in installCache): no read. */
+  /** Whether a process was live at the last registry read or liveness tick (its OMC was looked up): no read. */
   processLive = (p: { pid: number; procStart: string | null }): boolean =>
-    this.installCache.has(`${p.pid}:${p.procStart}`);
+    this.installs.hasProcess(`${p.pid}:${p.procStart}`);
+
+  /**
+   * The OMC look (omc-recheck.ts): whether the plugin directories the sessions' own Claudes loaded hold other releases
+   * now (OMC upgraded in place under a running Claude). One read per directory.
+   */
+  lookAtReleases = (reads?: OmcReadMemo): ReleasesLook => this.installs.look(reads);
+
+  /**
+   * The releases in those directories now are taken (the look's change, confirmed): the sessions' installs as they
+   * are now, for the store to hand over with the project's in one re-judging (store.ts setOmc); null when every
+   * directory still holds the release in force.
+   */
+  retakeReleases(): ReadonlyMap<string, OmcInstall> | null {
+    return this.installs.retake() ? this.findInstalls(false) : null;
+  }
 
   /**
    * Sessions whose own Claude process names its OMC (`--plugin-dir`): their verdicts use that version. The same
    * pass records the flags a resume carries. A command line cannot change, so each process's is read once.
+   * `push`: handed to the sessions at once (else returned only).
    */
-  private findInstalls(): void {
+  private findInstalls(push = true): ReadonlyMap<string, OmcInstall> {
     const found = new Map<string, OmcInstall>();
     const live = new Set<string>();
     const liveSessions = new Set<string>();
@@ -341,54 +359,32 @@ export class ClaudeDomain implements Domain {
       live.add(key);
       liveSessions.add(e.sessionId);
       this.launches.noteLive(e.sessionId, e.pid, e.procStart, e.cwd);
-      if (!this.installCache.has(key))
-        this.installCache.set(key, this.opts.registry ? this.opts.registry.installFor(e) : installForProcess(e));
-      const i = this.installCache.get(key);
+      const i = this.installs.ofProcess(key, e);
       if (i) found.set(e.sessionId, i);
     }
-    for (const k of this.installCache.keys()) if (!live.has(k)) this.installCache.delete(k);
+    this.installs.keepProcesses(live);
     // A session whose process has gone since the last pass: judged by the OMC its recorded flags load (looked up
     // once, here), since `r` resumes it with them; one that runs again is its live process's.
-    for (const sid of this.liveSessions) if (!liveSessions.has(sid)) this.noteGone(sid);
-    for (const sid of liveSessions) this.recordedInstalls.delete(sid);
+    for (const sid of this.liveSessions) if (!liveSessions.has(sid)) this.installs.noteGone(sid, this.launches.of(sid));
+    for (const sid of liveSessions) this.installs.forgetRecorded(sid);
     this.liveSessions = liveSessions;
-    for (const [sid, i] of this.recordedInstalls) if (!found.has(sid)) found.set(sid, i);
+    for (const [sid, r] of this.installs.recordedInstalls()) if (!found.has(sid)) found.set(sid, r.install);
     // No live process and no flags recorded (a fresh --json, a monitor started after it went): the OMC its
     // transcript says Claude loaded its skills from, the same for every reader of the same files.
     for (const [sid, dir] of this.skillDirs) {
       if (found.has(sid) || liveSessions.has(sid)) continue;
-      let i = this.transcriptInstalls.get(dir);
-      if (i === undefined) {
-        i = installForTranscript(dir);
-        this.transcriptInstalls.set(dir, i);
-        if (this.transcriptInstalls.size > 64)
-          this.transcriptInstalls.delete(this.transcriptInstalls.keys().next().value as string);
-      }
+      const i = this.installs.ofTranscript(dir);
       if (i) found.set(sid, i);
     }
-    this.opts.sessions.setSessionInstalls(found);
+    if (push) this.opts.sessions.setSessionInstalls(found);
+    return found;
   }
 
   /** Each session's OMC skill directory, as its transcript names it (transcript-facts.ts `omcSkillDir`). */
   private skillDirs: ReadonlyMap<string, string> = new Map();
-  /** installForTranscript per directory (a few: one per OMC a session loaded), looked up once each. */
-  private readonly transcriptInstalls = new Map<string, OmcInstall | null>();
 
   /** Sessions with a live process at the last findInstalls. */
   private liveSessions: ReadonlySet<string> = new Set();
-  /** The OMC each session's gone process loaded with --plugin-dir, from its recorded flags (installForRecorded). */
-  private readonly recordedInstalls = new Map<string, OmcInstall>();
-
-  private noteGone(sid: string): void {
-    const rec = this.launches.of(sid);
-    const install = rec ? installForRecorded(rec.flags, rec.pid) : null;
-    this.recordedInstalls.delete(sid);
-    if (!install) return;
-    this.recordedInstalls.set(sid, install);
-    // Bounded as the launch records are: the oldest gone session is forgotten first.
-    if (this.recordedInstalls.size > MAX_RECORDED_INSTALLS)
-      this.recordedInstalls.delete(this.recordedInstalls.keys().next().value as string);
-  }
 
   /**
    * What each followed transcript says of the session's next Stop payload: `stop_hook_active` is true
@@ -1072,7 +1068,7 @@ export class ClaudeDomain implements Domain {
     this.projectsTried = null;
     this.behind.clear();
     this.departed.clear();
-    this.installCache.clear();
+    this.installs.clearProcesses();
     // Not "gone": the processes of the old directory were not seen to end, they are no longer looked at.
     this.liveSessions = new Set();
     this.runningViews = new WeakMap();

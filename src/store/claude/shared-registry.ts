@@ -14,7 +14,7 @@ import type { StartIdentity } from '../../io/process-start.js';
 import type { ClaudeConfigDir } from './config-dir.js';
 import { systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry, type RegistryEntry, type RegistryRead } from './registry.js';
-import { installForProcess, type OmcInstall } from '../omc-install.js';
+import { pluginDirsOf } from './plugin-dir.js';
 
 /**
  * How often the liveness tick runs: a registry directory that is not there yet, a transcript folder without its
@@ -52,7 +52,7 @@ export class SharedRegistry {
   private readonly followers = new Set<RegistryFollower>();
   private readonly running = new Map<string, boolean | null>();
   private readonly identities = new Map<number, StartIdentity>();
-  private readonly installs = new Map<string, OmcInstall | null>();
+  private readonly pluginDirs = new Map<string, readonly string[] | null>();
   private watcher: fs.FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private reread: NodeJS.Timeout | null = null;
@@ -88,11 +88,14 @@ export class SharedRegistry {
     return this.last as RegistryRead;
   }
 
-  /** The OMC a process loaded with --plugin-dir: its command line cannot change, so it is read once per process. */
-  installFor(e: RegistryEntry): OmcInstall | null {
+  /**
+   * A process's --plugin-dir directories: its command line cannot change, so it is read once per process for every
+   * project (the release in a directory can: that is each project's look, session-installs.ts).
+   */
+  pluginDirsFor(e: Pick<RegistryEntry, 'pid' | 'procStart' | 'cwd'>): readonly string[] | null {
     const key = `${e.pid}:${e.procStart}`;
-    if (!this.installs.has(key)) this.installs.set(key, installForProcess(e));
-    return this.installs.get(key) ?? null;
+    if (!this.pluginDirs.has(key)) this.pluginDirs.set(key, pluginDirsOf(e.pid, e.cwd));
+    return this.pluginDirs.get(key) ?? null;
   }
 
   /** Calls `f` after every read and tick from now on (the watch and the tick start with the first follower). */
@@ -108,7 +111,7 @@ export class SharedRegistry {
     const pids = new Set(this.last.entries.map((e) => e.pid));
     this.base.holds?.retain(pids);
     const live = new Set(this.last.entries.map((e) => `${e.pid}:${e.procStart}`));
-    for (const k of this.installs.keys()) if (!live.has(k)) this.installs.delete(k);
+    for (const k of this.pluginDirs.keys()) if (!live.has(k)) this.pluginDirs.delete(k);
   }
 
   /** A new tick or read: every process is asked again. */

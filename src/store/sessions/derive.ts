@@ -316,6 +316,16 @@ export function omcViewOf(i: OmcInstall): NonNullable<SessionView['omc']> {
   };
 }
 
+/** The OMCs the sessions' own Claudes run, each version and source kind once (SessionsSnapshot.omcSeen). */
+export function omcSeenOf(installs: Iterable<OmcInstall>): NonNullable<SessionView['omc']>[] {
+  const seen = new Map<string, NonNullable<SessionView['omc']>>();
+  for (const i of installs) {
+    const k = `${i.version}\u0000${i.sourceTag}`;
+    if (!seen.has(k)) seen.set(k, omcViewOf(i));
+  }
+  return [...seen.values()];
+}
+
 const unreadOf = (rec: FileRec): Unread => ({ rel: rec.rel, why: rec.unreadable ?? 'not readable' });
 
 /** A session's files by what they are: modes, cancel signals, its start and end markers, read problems. */

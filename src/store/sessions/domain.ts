@@ -13,7 +13,7 @@ import type { StopFacts } from '../verdict/index.js';
 import { VerdictBook, type GlobalRead } from './verdicts.js';
 import { listDirSync, notReadHere, readTextSync, statSync, type ReadFailureCode } from '../../io/safe-fs/index.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
-import { compareSessions, deriveSession, loopCountOf, omcViewOf, sessionCountOf } from './derive.js';
+import { compareSessions, deriveSession, loopCountOf, omcSeenOf, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
 import { DueHeap } from './due-heap.js';
 import { PATCH_MAX, replaceSorted } from './sorted-views.js';
@@ -206,9 +206,9 @@ export class SessionsDomain implements Domain {
 
   /**
    * What the Claude side found per session (the OMC of its process's --plugin-dir): the sessions whose
-   * install changed are judged again.
+   * install changed are judged again. `publish` false: at the next publish (the project's install set with it).
    */
-  setSessionInstalls(found: ReadonlyMap<string, OmcInstall>): void {
+  setSessionInstalls(found: ReadonlyMap<string, OmcInstall>, publish = true): void {
     const key = (i: OmcInstall | undefined) => (i ? `${i.version}\u0000${i.source}` : '');
     const changed = new Set<string>();
     for (const [sid, i] of found) if (key(this.sessionInstalls.get(sid)) !== key(i)) changed.add(sid);
@@ -217,7 +217,7 @@ export class SessionsDomain implements Domain {
     this.sessionInstalls = new Map(found);
     this.omcSeenCache = null;
     for (const sid of changed) this.dirty.add(sid);
-    this.publish();
+    if (publish) this.publish();
   }
 
   /** What each session's transcript says of its next Stop (stop_hook_active…): changed sessions are judged again. */
@@ -234,13 +234,7 @@ export class SessionsDomain implements Domain {
 
   private omcSeenCache: SessionsSnapshot['omcSeen'] | null = null;
   private omcSeen(): SessionsSnapshot['omcSeen'] {
-    if (this.omcSeenCache) return this.omcSeenCache;
-    const seen = new Map<string, NonNullable<SessionsSnapshot['omcSeen']>[number]>();
-    for (const i of this.sessionInstalls.values()) {
-      const k = `${i.version}\u0000${i.sourceTag}`;
-      if (!seen.has(k)) seen.set(k, omcViewOf(i));
-    }
-    return (this.omcSeenCache = [...seen.values()]);
+    return (this.omcSeenCache ??= omcSeenOf(this.sessionInstalls.values()));
   }
 
   /** Every copy of one state file name (in `state/` and each session directory), as `pick` takes it. */
