@@ -12,12 +12,13 @@
  *
  * Everything a fixture made is closed and removed after the test, pass or
  * fail. Anything else a test starts (a child process, a server) it stops with
- * vitest's `onTestFinished`, re-exported here.
+ * vitest's `onTestFinished`, re-exported here: the fixtures' directories are
+ * removed after those hooks ran (removeAfterTheTest).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'vitest';
+import { onTestFinished, test } from 'vitest';
 import { OmcStore, type OmcStoreOptions } from '../../src/store/store.js';
 import { makeProject, type TempProject } from './fixtures.js';
 import { mountApp, mountStore, type MountedApp, type MountOptions } from './mount-app.js';
@@ -65,6 +66,17 @@ function tracked<A extends unknown[], T>(
   };
 }
 
+/**
+ * Removes what a directory fixture made after the test's own `onTestFinished` hooks have run. vitest cleans fixtures
+ * up before those hooks, so a child a test stops there (a serve, a watch, a bundle's command) could still be writing
+ * into the directory while it was removed: `ENOTEMPTY` on a loaded machine. The hooks run last-registered first, and
+ * a fixture registers its hook before the test body registers any.
+ */
+const removeAfterTheTest = (cleanup: () => unknown): void =>
+  onTestFinished(async () => {
+    await cleanup();
+  });
+
 /** A store closes once, whoever asks first (the test, an unmount, the fixture). */
 function closeOnce(store: OmcStore): OmcStore {
   const close = store.close.bind(store);
@@ -77,29 +89,20 @@ export const it = test.extend<Fixtures>({
   // eslint-disable-next-line no-empty-pattern
   project: async ({}, provide) => {
     const p = makeProject({ withFixture: true });
-    try {
-      await provide(p);
-    } finally {
-      p.cleanup();
-    }
+    removeAfterTheTest(() => p.cleanup());
+    await provide(p);
   },
   // eslint-disable-next-line no-empty-pattern
   emptyProject: async ({}, provide) => {
     const p = makeProject();
-    try {
-      await provide(p);
-    } finally {
-      p.cleanup();
-    }
+    removeAfterTheTest(() => p.cleanup());
+    await provide(p);
   },
   // eslint-disable-next-line no-empty-pattern
   newProject: async ({}, provide) => {
     const t = tracked(makeProject, (p) => p.cleanup());
-    try {
-      await provide(t.make);
-    } finally {
-      await t.finishAll();
-    }
+    removeAfterTheTest(t.finishAll);
+    await provide(t.make);
   },
   // eslint-disable-next-line no-empty-pattern
   tempDir: async ({}, provide) => {
@@ -107,20 +110,14 @@ export const it = test.extend<Fixtures>({
       (prefix: string = 'omc-top-tmp-', base: string = os.tmpdir()) => fs.mkdtempSync(path.join(base, prefix)),
       (dir) => fs.rmSync(dir, { recursive: true, force: true }),
     );
-    try {
-      await provide(t.make);
-    } finally {
-      await t.finishAll();
-    }
+    removeAfterTheTest(t.finishAll);
+    await provide(t.make);
   },
   // eslint-disable-next-line no-empty-pattern
   claudeDir: async ({}, provide) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-claude-'));
-    try {
-      await provide(dir);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    removeAfterTheTest(() => fs.rmSync(dir, { recursive: true, force: true }));
+    await provide(dir);
   },
   // eslint-disable-next-line no-empty-pattern
   newStore: async ({}, provide) => {
