@@ -13,7 +13,7 @@
 import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
 import type { AttentionMonitor } from './attention/monitor.js';
-import { needsBySession, rowIdentity, rowOf, settledUntilMs, waitingClaudeRows } from './row.js';
+import { needsBySession, rowIdentity, rowOf, settledUntilMs, waitingClaudeRows, type RowModel } from './row.js';
 import { LEGACY_KEY, sessionKey } from '../store/sessions/model.js';
 
 export function startRowFeed(
@@ -49,31 +49,30 @@ export function startRowFeed(
     const quota = store.quota.getSnapshot();
     // Keyed by the row's identity: the session-less state and a directory named legacy are two rows.
     const seen = new Set<string>();
+    /** Writes `row` when it changed since last sent; false when the stream is full (the emit stops there). */
+    const send = (row: RowModel, id: string, sessionless: boolean): boolean => {
+      const key = rowIdentity(row);
+      seen.add(key);
+      const json = JSON.stringify(row);
+      if (last.get(key) === json) return true;
+      if (full()) return false;
+      last.set(key, json);
+      out(rowLine(project, id, sessionless, row, at) + '\n');
+      return true;
+    };
     let wordEnds = Infinity;
     const sessions = store.sessions.getSnapshot().sessions;
     for (const s of sessions) {
       const row = rowOf(s, claude.get(s.id), at, needs.get(sessionKey(s)), records.get(sessionKey(s)), quota);
       // A rate limit's reset changes the row with nothing new on disk: it is built again then too.
       wordEnds = Math.min(wordEnds, settledUntilMs(row) ?? Infinity, row.rateLimitedUntilMs ?? Infinity);
-      const key = rowIdentity(row);
-      seen.add(key);
-      const json = JSON.stringify(row);
-      if (last.get(key) === json) continue;
-      if (full()) return clearWordEnd();
-      last.set(key, json);
-      out(rowLine(project, s.id, row.sessionless === true, row, at) + '\n');
+      if (!send(row, s.id, row.sessionless === true)) return clearWordEnd();
     }
     // A Claude the model counts with no session row (a plain `claude` waiting on a permission prompt): the row the
     // local fleet builds for it, so a `--host` fleet reading this stream shows it as a local project's; `row: null`
     // once its prompt is answered or it exits.
     for (const row of waitingClaudeRows(open, sessions, claude)) {
-      const key = rowIdentity(row);
-      seen.add(key);
-      const json = JSON.stringify(row);
-      if (last.get(key) === json) continue;
-      if (full()) return clearWordEnd();
-      last.set(key, json);
-      out(rowLine(project, row.session, false, row, at) + '\n');
+      if (!send(row, row.session, false)) return clearWordEnd();
     }
     for (const key of [...last.keys()]) {
       if (seen.has(key)) continue;
