@@ -36,7 +36,6 @@ import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import { type OmcInstall, type OmcReadMemo } from './omc-install.js';
 import { omcChangeLine } from './omc-label.js';
 import { SessionsDomain } from './sessions/domain.js';
-import { omcSeenOf } from './sessions/derive.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import { resolveHeartbeatStaleMs } from './teams/omc-team-rules.js';
 import {
@@ -530,7 +529,7 @@ export class OmcStore {
     const own = this.claude.retakeReleases();
     // Said first: a line stream (watch --json) has the news before the transitions it causes.
     // In the header's words (its label counts the sessions' own --plugin-dir): the line never says what it does not.
-    const words = omcChangeLine(next, was, own ? omcSeenOf(own.values()) : seenWas, seenWas);
+    const words = omcChangeLine(next, was, own ? this.sessions.omcSeenIn(own) : seenWas, seenWas);
     for (const l of this.omcListeners) l(words, next);
     if (own) this.sessions.setSessionInstalls(own, false);
     this.sessions.setProjectInstall(next);

@@ -16,6 +16,8 @@ import { omcLabel } from '../../src/store/omc-label.js';
 
 const rig = fleetRigPerTest();
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
+/** A Claude session in the project that left no OMC state. */
+const BBB = 'bbbbbbbb-1111-4222-8333-444444444444';
 
 /** What OMC 4.4.4's keyword hook writes for "ultrawork …". */
 function writeUltrawork(root: string, prompt: string): void {
@@ -67,7 +69,7 @@ describe('a plugin update under omc-top --all', () => {
     const alpha = m.project('alpha', 0);
     writeUltrawork(alpha.root, 'ultrawork alpha'); // a session with no Claude process of its own
     // Another Claude in the project, started `claude --plugin-dir <OMC 4.4.4>`: while it runs, its OMC decides.
-    const claude = m.register('bbbbbbbb-1111-4222-8333-444444444444', alpha.dir, { args: ['--plugin-dir', OMC444] });
+    const claude = m.register(BBB, alpha.dir, { args: ['--plugin-dir', OMC444] });
     const said: string[] = [];
     const fleet = rig.fleet(m, {
       env: { ...m.env, ...w.env },
@@ -78,6 +80,10 @@ describe('a plugin update under omc-top --all', () => {
     const before = await waitFor(() => rowsOf(fleet).length === 1 && rowsOf(fleet), { what: 'the row' });
     expect(before).toEqual(['alpha: enforced ultrawork 2/50']);
     expect(fleet.localRoots()[0]?.store.omc?.source).toMatch(/^--plugin-dir .*\(claude pid \d+\)$/);
+    // As a monitor open all day does: it saw that Claude run (its flags recorded) before it exits. That Claude left
+    // no OMC state, so its release judges no row: once it is gone the header names the project's OMC alone.
+    const status = () => fleet.localRoots()[0]?.store.claude.getSnapshot().bySession.get(BBB)?.process?.status;
+    await waitFor(() => status() !== undefined && status() !== 'gone', { what: `that Claude seen live (${status()})` });
 
     claude.kill('SIGKILL');
     const after = await waitFor(() => rowsOf(fleet).every((r) => r.includes('not-enforced')) && rowsOf(fleet), {
@@ -87,6 +93,8 @@ describe('a plugin update under omc-top --all', () => {
     expect(after).toEqual(['alpha: not-enforced ultrawork 2/50 (retired)']);
     expect(fleet.localRoots()[0]?.store.omc?.source).toBe('plugin oh-my-claudecode@omc (enabled in user settings)');
     expect(said).toEqual(['alpha: OMC 5.5.0 now (was 4.4.4): verdicts re-judged']);
+    const store = fleet.localRoots()[0]!.store;
+    expect(omcLabel(store.omc!, store.sessions.getSnapshot().omcSeen)).toBe('OMC 5.5.0 (plugin)');
   });
 
   it('an upgrade that moves the state (OMC_STATE_DIR: 4.4.4 ignores it, 5.5.0 keeps state there) is followed', async () => {

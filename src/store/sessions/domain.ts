@@ -234,7 +234,20 @@ export class SessionsDomain implements Domain {
 
   private omcSeenCache: SessionsSnapshot['omcSeen'] | null = null;
   private omcSeen(): SessionsSnapshot['omcSeen'] {
-    return (this.omcSeenCache ??= omcSeenOf(this.sessionInstalls.values()));
+    return (this.omcSeenCache ??= this.omcSeenIn(this.sessionInstalls));
+  }
+
+  /**
+   * The OMCs that judge a session shown here, of `installs` (per session id). A Claude that ran with its own
+   * `--plugin-dir` and left no OMC state judges nothing: the header does not name its release (it would say
+   * "per session" for a release no row is judged by, for as long as its flags are remembered).
+   */
+  omcSeenIn(installs: ReadonlyMap<string, OmcInstall>): NonNullable<SessionsSnapshot['omcSeen']> {
+    const judging: OmcInstall[] = [];
+    installs.forEach((i, sid) => {
+      if (this.views.has(sid)) judging.push(i);
+    });
+    return omcSeenOf(judging);
   }
 
   /** Every copy of one state file name (in `state/` and each session directory), as `pick` takes it. */
@@ -809,6 +822,8 @@ export class SessionsDomain implements Domain {
           continue;
         }
         if (old) gone.add(old);
+        // A session with its own OMC shown or no longer: the header's list of releases may change with it.
+        if (!old !== !view && this.sessionInstalls.has(key)) this.omcSeenCache = null;
         this.count(old, -1);
         this.count(view, 1);
         if (view) {
