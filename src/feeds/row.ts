@@ -112,6 +112,11 @@ export interface RowModel {
    * row shows `[rate-limited ↻HH:MM]` after its modes. Absent when not, and from an older sender.
    */
   rateLimitedUntilMs?: number;
+  /**
+   * A Claude with no OMC loop that waits on the user (waitingClaudeRows): nothing to cancel or pause, only a prompt
+   * to answer. Absent when not, and from an older sender (its row then reads "Claude with no OMC loop").
+   */
+  noLoop?: boolean;
 }
 
 const MAX_TEXT = 400;
@@ -149,6 +154,7 @@ export const ROW_SCHEMA = z.object({
   costReading: z.enum(['transcript', 'subagents']).nullable().optional(),
   costUnknown: text(MAX_TEXT).nullable().optional(),
   rateLimitedUntilMs: epoch.unwrap().optional(),
+  noLoop: z.boolean().optional(),
 });
 
 const clean = (s: string, max: number) => truncate(cleanLine(s), max);
@@ -316,10 +322,18 @@ export function waitingClaudeRows(
       process: 'waiting',
       processWhy: null,
       needs: needText(n),
+      noLoop: true,
     });
   }
   return out;
 }
+
+/**
+ * What a `--host` row of a Claude with no OMC loop has (nothing to cancel or pause: `what`) and where its permission
+ * prompt is answered; short enough for an 80-column message line.
+ */
+export const noLoopWords = (host: string, what?: 'cancel' | 'pause'): string =>
+  `no OMC loop${what ? ` to ${what}` : ''}: answer its prompt on ${host} (omc-top there, !)`;
 
 /** The oldest open item per session of an attention view (what a session's row says needs you). */
 export function needsBySession(open: readonly NeedItem[]): Map<string, NeedItem> {

@@ -8,6 +8,7 @@
  *   each counted in DIR/alives, until DIR/mode says `stall`: from then it stays connected and says nothing
  *   (a laptop that slept, a NAT that dropped the flow).
  * watch, mode `stall`: the row and `ready`, then nothing, connected.
+ * watch, any mode but `mute`: DIR/row (JSON) overrides fields of the row it sends.
  * watch, any mode but `mute`: with DIR/quota (the JSON of a quota line's `quota`), that line before `ready`.
  * watch, mode `mute`: nothing at all, connected (an ssh or a remote that hangs before its first line); a process it
  *   starts (pid in DIR/held) holds its stdout and stderr, as a wrapper's pipeline or a ProxyCommand may after ssh is
@@ -59,6 +60,7 @@ if (what === 'watch' && read('mode', 'alive') === 'mute') {
       process: null,
       processWhy: null,
       needs: null,
+      ...JSON.parse(read('row', '{}')),
     },
   });
   const quota = read('quota', null);

@@ -184,6 +184,7 @@ ${JSON.stringify(shop(f.getSnapshot()))}`,
         process: 'waiting',
         needs: 'waiting for you: permission prompt: Bash touch plain.txt',
         prompt: 'Claude with no OMC loop',
+        noLoop: true,
       }),
     ]);
     expect(rows[0]?.session).toBe(PLAIN);

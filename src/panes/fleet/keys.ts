@@ -11,7 +11,7 @@ import { tableHelpLines } from '../../ui/overlay-lines.js';
 import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import type { Size } from '../../kit/pane.js';
 import { listHeight } from './layout.js';
-import { rowLabel } from '../../feeds/row.js';
+import { noLoopWords, rowLabel } from '../../feeds/row.js';
 import { notifySwitchText, type NotifySwitch } from '../../feeds/notify/switch-words.js';
 import { PANES } from '../registry.js';
 import {
@@ -103,7 +103,9 @@ function openSelected(ctx: Ctx): void {
   }
   if (row.host !== null) {
     ctx.app.flash(
-      `${rowLabel(row).slice(0, 8)} runs on ${row.host}: c cancels, p pauses it there (its panes: ssh ${row.host} omc-top)`,
+      row.noLoop === true
+        ? noLoopWords(row.host)
+        : `${rowLabel(row).slice(0, 8)} runs on ${row.host}: c cancels, p pauses it there (its panes: ssh ${row.host} omc-top)`,
       'info',
     );
     return;
@@ -117,6 +119,11 @@ function askCancel(ctx: Ctx, pause: boolean): void {
   if (!row) return;
   if (row.host === null || !remote) {
     ctx.app.flash('Enter opens this project: cancel and pause it from its sessions list', 'info');
+    return;
+  }
+  // No OMC loop there: a remote cancel would only come back with "nothing to cancel".
+  if (row.noLoop === true) {
+    ctx.app.flash(noLoopWords(row.host, pause ? 'pause' : 'cancel'), 'info');
     return;
   }
   // One ssh per row at a time: a hung one would otherwise stack up behind the next `c`.
