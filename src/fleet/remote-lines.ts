@@ -89,7 +89,7 @@ const QUOTA = z.object({
   v: z.literal(1),
   type: z.literal('quota'),
   project: z.string().max(1000),
-  quota: z.object({ short: z.string().max(400) }).nullable(),
+  quota: z.object({ short: z.string().max(400), limited_until: z.string().max(40).nullable().optional() }).nullable(),
 });
 const ANY = z.object({ v: z.number(), type: z.string().max(40) });
 
@@ -111,7 +111,7 @@ export type RemoteLine =
   /** Who pushes for the project there (`--push-lease`). */
   | { kind: 'push-lease'; project: string; pusher: 'fleet' | 'other' }
   /** That machine's plan quota, in its header's narrow words (null: OMC keeps no usage cache there). */
-  | { kind: 'quota'; project: string; short: string | null }
+  | { kind: 'quota'; project: string; short: string | null; limitedUntilMs: number | null }
   | { kind: 'skip' }
   | { kind: 'bad'; problem: string };
 
@@ -149,7 +149,10 @@ export function parseRemoteLine(text: string): RemoteLine {
     const r = QUOTA.safeParse(raw);
     if (!r.success) return { kind: 'bad', problem: `bad quota line (${why(r.error)})` };
     const short = r.data.quota === null ? null : truncate(cleanLine(r.data.quota.short), 120) || null;
-    return { kind: 'quota', project: truncate(cleanLine(r.data.project), 120), short };
+    // When the plan's limit ends there (an older sender, or one not limited: null); a time that is not one is no time.
+    const until = Date.parse(r.data.quota?.limited_until ?? '');
+    const limitedUntilMs = short !== null && Number.isFinite(until) ? until : null;
+    return { kind: 'quota', project: truncate(cleanLine(r.data.project), 120), short, limitedUntilMs };
   }
   if (head.data.type !== 'row') return { kind: 'skip' };
   const r = ROW.safeParse(raw);

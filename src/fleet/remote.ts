@@ -152,6 +152,8 @@ export class RemoteHost {
   pusher: RemotePusher = 'unknown';
   /** That machine's plan quota as its stream last said it (narrow words: no countdown to go stale), or null. */
   private quota: string | null = null;
+  /** When the plan's rate limit there ends, as the same line said (epoch ms), or null. */
+  private quotaLimitedUntilMs: number | null = null;
   /** The remote omc-top knows `--push-lease` (false once it said it does not: an older omc-top). */
   private leaseKnown = true;
   /** How often the stream there writes `alive` when quiet (its ready line, or an alive line seen); null: unknown. */
@@ -277,6 +279,7 @@ export class RemoteHost {
     if (l.kind === 'attention') return this.onAttention(l.open, l.acked);
     if (l.kind === 'quota') {
       this.quota = l.short;
+      this.quotaLimitedUntilMs = l.limitedUntilMs;
       return this.opts.onChange();
     }
     if (l.kind === 'ready') {
@@ -331,6 +334,11 @@ export class RemoteHost {
   }
 
   /** What needs the user there now: open items (the count) and acknowledged ones still holding. */
+  /** That machine's plan quota as its stream last said it (the serve page's root line), or null. */
+  quotaNow(): { short: string; limitedUntilMs: number | null } | null {
+    return this.quota === null ? null : { short: this.quota, limitedUntilMs: this.quotaLimitedUntilMs };
+  }
+
   needs(): { open: readonly NeedItem[]; acked: readonly NeedItem[] } {
     return { open: this.open, acked: this.acked };
   }

@@ -12,6 +12,7 @@ import { RemoteFleet } from '../../src/fleet/remotes.js';
 import { LocalFleet } from '../../src/fleet/local.js';
 import { parseRemoteLine } from '../../src/fleet/remote-lines.js';
 import { groupLine } from '../../src/panes/fleet/layout.js';
+import { fleetSource } from '../../src/commands/serve/source.js';
 import { waitFor } from '../helpers/fixtures.js';
 
 const FAKE_SSH = path.join(import.meta.dirname, 'fake-ssh.mjs');
@@ -38,7 +39,10 @@ describe("a --host project's plan quota", () => {
     local.setExtra(() => remote.groups());
     local.start();
     remote.start();
-    cleanups.push(() => Promise.all([remote.stop(), local.close()]));
+    const source = fleetSource(local, remote, async () => {
+      await Promise.all([remote.stop(), local.close()]);
+    });
+    cleanups.push(() => source.close());
     // The row comes first, then the quota line, then ready: waited for until the line says it.
     const line = await waitFor(
       () => {
@@ -49,6 +53,34 @@ describe("a --host project's plan quota", () => {
       { timeoutMs: 20_000, what: 'the host group with its quota' },
     );
     expect(line).toContain('shop  (1 session · 5h 100% until 13:11 · wk 83%)');
+    // The serve page's root for that host says the same words (its countdown would be stale here: not sent on).
+    const root = source.picture(Date.now()).roots.find((r) => r.host === 'me@devbox:/srv/shop');
+    expect(root?.quota).toEqual({ text: quota.short, short: quota.short, limited_until: null });
+  });
+
+  it("carries the time that machine's rate limit ends to the serve page", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fake-ssh-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const until = '2026-12-06T13:11:00.000Z';
+    const quota = { text: '5h 100% ↻2h', short: '5h 100% until 13:11', limited_until: until };
+    fs.writeFileSync(path.join(dir, 'mode'), 'stall');
+    fs.writeFileSync(path.join(dir, 'quota'), JSON.stringify(quota));
+    const local = new LocalFleet({ watch: 'none', local: false, env: { XDG_STATE_HOME: path.join(dir, 'local') } });
+    const remote = new RemoteFleet([parseHostSpec('me@devbox:/srv/shop')!], () => local.changed(), {
+      ssh: { bin: process.execPath, args: [FAKE_SSH, dir] },
+    });
+    local.setExtra(() => remote.groups());
+    local.start();
+    remote.start();
+    const source = fleetSource(local, remote, async () => {
+      await Promise.all([remote.stop(), local.close()]);
+    });
+    cleanups.push(() => source.close());
+    const root = await waitFor(
+      () => source.picture(Date.now()).roots.find((r) => r.host === 'me@devbox:/srv/shop' && r.quota !== null),
+      { timeoutMs: 20_000, what: "the host's root with its quota" },
+    );
+    expect(root.quota).toEqual({ text: quota.short, short: quota.short, limited_until: until });
   });
 
   it('takes the narrow words, control sequences cleaned out; refuses a line of another shape', () => {
@@ -57,8 +89,18 @@ describe("a --host project's plan quota", () => {
       kind: 'quota',
       project: 'shop',
       short: '5h 9%',
+      limitedUntilMs: null,
     });
-    expect(parseRemoteLine(line(null))).toEqual({ kind: 'quota', project: 'shop', short: null });
+    expect(parseRemoteLine(line(null))).toEqual({ kind: 'quota', project: 'shop', short: null, limitedUntilMs: null });
+    // A limit's end that is no time is no time; one that is, is taken.
+    expect(parseRemoteLine(line({ text: 'a', short: '5h 100%', limited_until: 'soon' }))).toMatchObject({
+      limitedUntilMs: null,
+    });
+    expect(parseRemoteLine(line({ text: 'a', short: '5h 100%', limited_until: '2026-12-06T13:11:00Z' }))).toMatchObject(
+      {
+        limitedUntilMs: Date.parse('2026-12-06T13:11:00Z'),
+      },
+    );
     expect(parseRemoteLine(line({ text: 'no short' })).kind).toBe('bad');
   });
 });

@@ -201,6 +201,8 @@ export const PAGE_JS = `'use strict';
       // No OMC found: every status below is a guess by the newest rules (the monitor header's words).
       if (r.omcGuess) sec.appendChild(el('p', r.omcGuess, 'guess'));
       if (r.connection) sec.appendChild(el('p', r.connection + ' (its rows below are as last seen)', 'lost'));
+      // That machine's plan quota (its header's narrow words: no countdown to go stale here).
+      if (!r.local && r.quota) sec.appendChild(el('p', 'plan quota there: ' + r.quota.short, 'acked'));
       if (!r.local) sec.appendChild(el('p', 'on ' + r.host + ': cancel, pause and acknowledge run there over ssh; its permission prompts and OMC gates are answered there', 'acked'));
       renderAnswers(r, sec);
       renderOutcomes(r, sec);

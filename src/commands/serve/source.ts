@@ -390,8 +390,15 @@ function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined, now: number)
     answers: [],
     outcomes: [],
     omcGuess: null,
-    quota: null,
+    quota: remoteQuota(host?.quotaNow() ?? null),
   };
+}
+
+/** A `--host` machine's quota as its stream said it: the narrow words only (a countdown there would be stale here). */
+function remoteQuota(q: { short: string; limitedUntilMs: number | null } | null): QuotaJson | null {
+  if (q === null) return null;
+  const until = q.limitedUntilMs === null ? null : new Date(q.limitedUntilMs).toISOString();
+  return { text: q.short, short: q.short, limited_until: until };
 }
 
 export function fleetSource(
