@@ -4,52 +4,21 @@
  * `omc-top cancel` there (which would only come back with "nothing to cancel"), Enter says the same, and the serve
  * page's cancel is refused in the same words. No ssh command runs. Against the fake ssh (test/fleet/fake-ssh.mjs).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { parseHostSpec } from '../../src/config/host-spec.js';
-import { RemoteFleet } from '../../src/fleet/remotes.js';
-import { LocalFleet } from '../../src/fleet/local.js';
-import { fleetSource } from '../../src/commands/serve/source.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Actions } from '../../src/commands/serve/actions.js';
 import { cancelTargetOf } from '../../src/store/cancel/target.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { KEY, mountFleet } from '../helpers/mount-app.js';
+import { fakeSshFleet } from './fake-ssh-rig.js';
 
-const FAKE_SSH = path.join(import.meta.dirname, 'fake-ssh.mjs');
 const SID = '77777777-0000-4000-8000-000000000001';
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
 
 /** A fleet of one host whose omc-top sends one row: `row`'s fields over an OMC loop's. */
 function rig(row: Record<string, unknown>) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fake-ssh-'));
-  fs.writeFileSync(path.join(dir, 'session'), SID);
-  fs.writeFileSync(path.join(dir, 'row'), JSON.stringify(row));
-  const local = new LocalFleet({ watch: 'none', local: false, env: { XDG_STATE_HOME: path.join(dir, 'local') } });
-  const remote = new RemoteFleet([parseHostSpec('me@devbox:/srv/shop')!], () => local.changed(), {
-    ssh: { bin: process.execPath, args: [FAKE_SSH, dir] },
-  });
-  local.setExtra(() => remote.groups());
-  local.start();
-  remote.start();
-  const source = fleetSource(local, remote, async () => {
-    await Promise.all([remote.stop(), local.close()]);
-  });
-  cleanups.push(
-    () => fs.rmSync(dir, { recursive: true, force: true }),
-    () => source.close(),
-  );
+  const r = fakeSshFleet({ session: SID, row: JSON.stringify(row) });
   /** The ssh commands started besides the stream (cancel, ack). */
-  const commands = () =>
-    fs
-      .readFileSync(path.join(dir, 'starts'), 'utf8')
-      .split('\n')
-      .filter((l) => l !== '' && !l.startsWith('watch'));
-  return { local, remote, source, commands, host: remote.hostsList[0]! };
+  const commands = () => r.lines('starts').filter((l) => !l.startsWith('watch'));
+  return { ...r, commands };
 }
 
 const PLAIN = {
@@ -67,7 +36,7 @@ describe('a --host row of a Claude with no OMC loop', () => {
     const r = rig(PLAIN);
     await waitFor(() => r.host.phase === 'live' && r.host.group().rows.length === 1, { what: 'the host live' });
     const app = await mountFleet(r.local, { remote: r.remote, columns: 160, rows: 30 });
-    cleanups.push(() => app.unmountOnly());
+    onTestFinished(() => app.unmountOnly());
     await app.waitForText('permission prompt: Bash touch plain.txt');
     const words = (what: string) => `no OMC loop${what}: answer its prompt on me@devbox:/srv/shop (omc-top there, !)`;
     await app.step('c');
@@ -93,7 +62,7 @@ describe('a --host row of a Claude with no OMC loop', () => {
     const r = rig({});
     await waitFor(() => r.host.phase === 'live' && r.host.group().rows.length === 1, { what: 'the host live' });
     const app = await mountFleet(r.local, { remote: r.remote, columns: 160, rows: 30 });
-    cleanups.push(() => app.unmountOnly());
+    onTestFinished(() => app.unmountOnly());
     await app.waitForText('ralph 2/100');
     await app.step('c');
     await app.waitForText('Runs: ssh me@devbox omc-top cancel session:77777777');

@@ -3,46 +3,20 @@
  * (the remote monitor header's narrow words: no countdown that would go stale here), against the fake ssh
  * (test/fleet/fake-ssh.mjs). A line that is not what `watch --json` writes is a bad line, counted, not shown.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { parseHostSpec } from '../../src/config/host-spec.js';
-import { RemoteFleet } from '../../src/fleet/remotes.js';
-import { LocalFleet } from '../../src/fleet/local.js';
+import { describe, expect, it } from 'vitest';
 import { parseRemoteLine } from '../../src/fleet/remote-lines.js';
 import { groupLine } from '../../src/panes/fleet/layout.js';
-import { fleetSource } from '../../src/commands/serve/source.js';
 import { waitFor } from '../helpers/fixtures.js';
-
-const FAKE_SSH = path.join(import.meta.dirname, 'fake-ssh.mjs');
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+import { fakeSshFleet } from './fake-ssh-rig.js';
 
 describe("a --host project's plan quota", () => {
   it("shows on its group line in that machine's header words", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fake-ssh-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
     const quota = {
       text: '5h 100% until 13:11 · wk 83% ↻2d23h',
       short: '5h 100% until 13:11 · wk 83%',
       limited_until: null,
     };
-    fs.writeFileSync(path.join(dir, 'mode'), 'stall');
-    fs.writeFileSync(path.join(dir, 'quota'), JSON.stringify(quota));
-    const local = new LocalFleet({ watch: 'none', local: false, env: { XDG_STATE_HOME: path.join(dir, 'local') } });
-    const remote = new RemoteFleet([parseHostSpec('me@devbox:/srv/shop')!], () => local.changed(), {
-      ssh: { bin: process.execPath, args: [FAKE_SSH, dir] },
-    });
-    local.setExtra(() => remote.groups());
-    local.start();
-    remote.start();
-    const source = fleetSource(local, remote, async () => {
-      await Promise.all([remote.stop(), local.close()]);
-    });
-    cleanups.push(() => source.close());
+    const { local, page } = fakeSshFleet({ mode: 'stall', quota: JSON.stringify(quota) });
     // The row comes first, then the quota line, then ready: waited for until the line says it.
     const line = await waitFor(
       () => {
@@ -54,33 +28,18 @@ describe("a --host project's plan quota", () => {
     );
     expect(line).toContain('shop  (1 session · 5h 100% until 13:11 · wk 83%)');
     // The serve page's root for that host says the same words (its countdown would be stale here: not sent on).
-    const root = source.picture(Date.now()).roots.find((r) => r.host === 'me@devbox:/srv/shop');
-    expect(root?.quota).toEqual({ text: quota.short, short: quota.short, limited_until: null });
+    expect(page()?.quota).toEqual({ text: quota.short, short: quota.short, limited_until: null });
   });
 
   it("carries the time that machine's rate limit ends to the serve page", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fake-ssh-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
     const until = '2026-12-06T13:11:00.000Z';
     const quota = { text: '5h 100% ↻2h', short: '5h 100% until 13:11', limited_until: until };
-    fs.writeFileSync(path.join(dir, 'mode'), 'stall');
-    fs.writeFileSync(path.join(dir, 'quota'), JSON.stringify(quota));
-    const local = new LocalFleet({ watch: 'none', local: false, env: { XDG_STATE_HOME: path.join(dir, 'local') } });
-    const remote = new RemoteFleet([parseHostSpec('me@devbox:/srv/shop')!], () => local.changed(), {
-      ssh: { bin: process.execPath, args: [FAKE_SSH, dir] },
+    const { page } = fakeSshFleet({ mode: 'stall', quota: JSON.stringify(quota) });
+    const root = await waitFor(() => (page()?.quota ? page() : null), {
+      timeoutMs: 20_000,
+      what: "the host's root with its quota",
     });
-    local.setExtra(() => remote.groups());
-    local.start();
-    remote.start();
-    const source = fleetSource(local, remote, async () => {
-      await Promise.all([remote.stop(), local.close()]);
-    });
-    cleanups.push(() => source.close());
-    const root = await waitFor(
-      () => source.picture(Date.now()).roots.find((r) => r.host === 'me@devbox:/srv/shop' && r.quota !== null),
-      { timeoutMs: 20_000, what: "the host's root with its quota" },
-    );
-    expect(root.quota).toEqual({ text: quota.short, short: quota.short, limited_until: until });
+    expect(root?.quota).toEqual({ text: quota.short, short: quota.short, limited_until: until });
   });
 
   it('takes the narrow words, control sequences cleaned out; refuses a line of another shape', () => {

@@ -6,22 +6,17 @@
  * bound and said to be unknown; a second one while the first waits runs no second ssh.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseHostSpec } from '../../src/config/host-spec.js';
-import { RemoteFleet } from '../../src/fleet/remotes.js';
-import { LocalFleet } from '../../src/fleet/local.js';
 import { MISSED_ALIVE_LINES } from '../../src/fleet/remote-silence.js';
-import { fleetSource } from '../../src/commands/serve/source.js';
 import { Actions } from '../../src/commands/serve/actions.js';
 import { cancelTargetOf } from '../../src/store/cancel/target.js';
 import { headerText } from '../../src/panes/fleet/layout.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { mountFleet } from '../helpers/mount-app.js';
 import { scaled } from '../helpers/time-scale.js';
+import { fakeSshFleet } from './fake-ssh-rig.js';
 
-const FAKE_SSH = path.join(import.meta.dirname, 'fake-ssh.mjs');
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -29,39 +24,10 @@ afterEach(async () => {
 
 /** The fake's control folder, a fleet of one host using it, and what it logged. */
 function rig(files: Record<string, string>, opts: { commandBoundMs?: number; startBoundMs?: number } = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fake-ssh-'));
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   const phases: string[] = [];
-  const local = new LocalFleet({ watch: 'none', local: false, env: { XDG_STATE_HOME: path.join(dir, 'local') } });
-  const remote = new RemoteFleet(
-    [parseHostSpec('me@devbox:/srv/shop')!],
-    () => {
-      phases.push(remote.hostsList[0]!.phase);
-      local.changed();
-    },
-    { ssh: { bin: process.execPath, args: [FAKE_SSH, dir] }, ...opts },
-  );
-  local.setExtra(() => remote.groups());
-  local.start();
-  remote.start();
-  const source = fleetSource(local, remote, async () => {
-    await Promise.all([remote.stop(), local.close()]);
-  });
-  cleanups.push(
-    () => fs.rmSync(dir, { recursive: true, force: true }),
-    () => source.close(),
-  );
-  const lines = (name: string) => {
-    try {
-      return fs.readFileSync(path.join(dir, name), 'utf8').split('\n').filter(Boolean);
-    } catch {
-      return [];
-    }
-  };
-  const host = remote.hostsList[0]!;
-  const header = () => headerText(local.getSnapshot(), remote.hosts(), remote.hostsLive());
-  const page = () => source.picture(Date.now()).roots.find((r) => r.host === 'me@devbox:/srv/shop')!;
-  return { dir, local, remote, host, phases, lines, header, page, source };
+  const r = fakeSshFleet(files, { ...opts, onPhase: (p) => phases.push(p) });
+  const header = () => headerText(r.local.getSnapshot(), r.remote.hosts(), r.remote.hostsLive());
+  return { ...r, phases, header, page: () => r.page()! };
 }
 
 describe('a --host stream that goes silent', { timeout: scaled(60_000) }, () => {
