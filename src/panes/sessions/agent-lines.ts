@@ -82,7 +82,10 @@ export function agentDetailLines(
       tone: 'dim',
     });
   else if (!p)
-    out.push({ text: '  unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
+    out.push({
+      text: '  unknown: no registry entry (an older CLI, an SDK session, a Claude run with another CLAUDE_CONFIG_DIR, or it exited)',
+      tone: 'dim',
+    });
   else {
     const tone: DetailLine['tone'] =
       p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : p.status === 'busy' ? 'ok' : 'dim';

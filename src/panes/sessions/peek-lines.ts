@@ -46,7 +46,10 @@ export function peekLines(
   out.push({ text: 'Claude process', tone: 'section' });
   if (!p && life.exit) out.push({ text: lifeWords(life.status, life.sinceMs, now), tone: 'dim' });
   else if (!p)
-    out.push({ text: 'unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
+    out.push({
+      text: 'unknown: no registry entry (an older CLI, an SDK session, a Claude run with another CLAUDE_CONFIG_DIR, or it exited)',
+      tone: 'dim',
+    });
   else {
     out.push({
       text: `${p.status === 'exited' || p.goneDatedBy === 'last-sign-of-life' ? lifeWords(p.status, p.since, now, p.goneDatedBy) : `${p.status} ${formatAge(p.since, now)}`} · pid ${p.pid} · ${p.entrypoint ?? '?'} · v${p.version ?? '?'}`,
