@@ -333,12 +333,12 @@ export class RemoteHost {
     return () => this.needListeners.delete(l);
   }
 
-  /** What needs the user there now: open items (the count) and acknowledged ones still holding. */
   /** That machine's plan quota as its stream last said it (the serve page's root line), or null. */
   quotaNow(): { short: string; limitedUntilMs: number | null } | null {
     return this.quota === null ? null : { short: this.quota, limitedUntilMs: this.quotaLimitedUntilMs };
   }
 
+  /** What needs the user there now: open items (the count) and acknowledged ones still holding. */
   needs(): { open: readonly NeedItem[]; acked: readonly NeedItem[] } {
     return { open: this.open, acked: this.acked };
   }
