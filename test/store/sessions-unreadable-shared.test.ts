@@ -50,14 +50,21 @@ const json = (store: OmcStore, root: string) =>
     JSON.stringify(buildJsonReport({ root, rootRule: 't', notices: [], sessions: store.sessions.getSnapshot() })),
   ) as JsonDoc;
 
-/** A signal in force now, as OMC's state_clear writes it (generic form). */
-const signalNow = () => ({
-  active: true,
-  requested_at: new Date().toISOString(),
-  expires_at: new Date(Date.now() + 30_000).toISOString(),
-  mode: 'ralph',
-  source: 'state_clear',
-});
+/**
+ * A signal in force now, as OMC's state_clear writes it (generic form): both times from one reading of the clock, as
+ * OMC takes them. Two readings can be a millisecond apart, and then expires_at is 30,001 ms after requested_at, past
+ * the 30 s the Stop hook allows: the signal would not be in force (this test failed so under load).
+ */
+const signalNow = () => {
+  const now = Date.now();
+  return {
+    active: true,
+    requested_at: new Date(now).toISOString(),
+    expires_at: new Date(now + 30_000).toISOString(),
+    mode: 'ralph',
+    source: 'state_clear',
+  };
+};
 
 describe('the session-less cancel signal omc-top may not read', () => {
   it('makes a blocking verdict unknown with the file named, on the row and in --json; a finished one stays', ({
