@@ -168,8 +168,8 @@ export interface RemoteActions {
   hostsLive(): number;
   /** The words of the confirmation: what will run where. */
   describeCancel(row: FleetRow, pause: boolean): string[];
-  /** Why a cancel or pause of this row is refused now (one is still waiting for its answer there), or null. */
-  busyWith(row: FleetRow): string | null;
+  /** Why a cancel or pause of this row is refused now (no OMC loop there, or one still waiting for its answer), or null. */
+  cancelRefusal(row: FleetRow, pause: boolean): string | null;
   /** Runs `omc-top cancel` on the row's host (bounded: REMOTE_COMMAND_BOUND_MS); resolves to the message to show. */
   cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }>;
   /** Acknowledges on the row's host what needs the user in its session there; resolves to the message to show. */

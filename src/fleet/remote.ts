@@ -24,7 +24,7 @@ import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention, groupNeedNote } from './model.js';
 import { LineSplitter, MAX_LINE_BYTES, parseRemoteLine } from './remote-lines.js';
 import { formatBytes } from '../io/safe-fs/index.js';
-import { rowIdentity, rowLabel, type RowModel } from '../feeds/row.js';
+import { noLoopWords, rowIdentity, rowLabel, type RowModel } from '../feeds/row.js';
 import { cancelTargetOf } from '../store/cancel/target.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
 import { IDLE_LINE_MS } from '../feeds/json-line.js';
@@ -560,8 +560,12 @@ export class RemoteHost {
     }
   }
 
-  /** Why `c` / `p` on this row would be refused now (a cancel or pause of it still under way there), or null. */
-  busyWith(row: Pick<RowModel, 'session' | 'sessionless'>): string | null {
+  /**
+   * Why `c` / `p` on this row would be refused now, or null: a Claude with no OMC loop has nothing to cancel (its
+   * prompt is answered there), and a cancel or pause of it may still be under way there.
+   */
+  cancelRefusal(row: Pick<RowModel, 'session' | 'sessionless' | 'noLoop'>, pause: boolean): string | null {
+    if (row.noLoop === true) return noLoopWords(this.spec.label, pause ? 'pause' : 'cancel');
     const until = this.inFlight.get(`cancel ${cancelTargetOf(row)}`);
     return until === undefined ? null : this.busyText(row, until);
   }
@@ -626,7 +630,13 @@ export class RemoteHost {
   }
 
   /** Runs `omc-top cancel <target> [--signal-only]` there; its documented exit code says what happened. */
-  cancel(row: Pick<RowModel, 'session' | 'sessionless'>, pause: boolean): Promise<{ ok: boolean; text: string }> {
+  cancel(
+    row: Pick<RowModel, 'session' | 'sessionless' | 'noLoop'>,
+    pause: boolean,
+  ): Promise<{ ok: boolean; text: string }> {
+    // No command for a row with nothing to cancel, whoever asks.
+    if (row.noLoop === true)
+      return Promise.resolve({ ok: false, text: noLoopWords(this.spec.label, pause ? 'pause' : 'cancel') });
     // A cancel and a pause of one row are one key: either still under way refuses the other.
     const key = `cancel ${cancelTargetOf(row)}`;
     return this.once(

@@ -98,8 +98,8 @@ export class RemoteFleet implements RemoteActions {
     ];
   }
 
-  busyWith(row: FleetRow): string | null {
-    return (row.host ? this.hostOf(row.host)?.busyWith(row) : null) ?? null;
+  cancelRefusal(row: FleetRow, pause: boolean): string | null {
+    return (row.host ? this.hostOf(row.host)?.cancelRefusal(row, pause) : null) ?? null;
   }
 
   cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }> {

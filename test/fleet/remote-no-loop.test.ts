@@ -55,6 +55,8 @@ describe('a --host row of a Claude with no OMC loop', () => {
       session: cancelTargetOf(row),
     });
     expect(planned).toEqual({ status: 409, body: { error: words(' to cancel') } });
+    // Whoever asks (the fleet's own cancel path too): no command runs there for it.
+    expect(await r.remote.cancel(row, true)).toEqual({ ok: false, text: words(' to pause') });
     expect(r.commands()).toEqual([]);
   });
 

@@ -45,7 +45,9 @@ describe('bindings tables', () => {
     for (const key of ['`?`', '`/`', '`q`', '`c`', '`r`', '`Ctrl-L`']) expect(fleet).toContain(`| ${key}`);
     // In the page's first part (this machine's fleet), before the other machines' section.
     const doc = fs.readFileSync(FLEET_DOC, 'utf8');
-    const section = doc.slice(0, doc.indexOf('### Other machines'));
+    const end = doc.indexOf('### Other machines');
+    expect(end).toBeGreaterThan(0);
+    const section = doc.slice(0, end);
     expect(section).toContain('**Fleet (`--all`)** table under [Keys](keys.md)');
   });
 

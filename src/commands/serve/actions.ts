@@ -33,7 +33,6 @@ import type { GateDecision } from '../../store/graph/files.js';
 import type { GateView } from '../../store/graph/model.js';
 import type { ServeRoot, ServeSource } from './source.js';
 import type { FleetRow } from '../../fleet/model.js';
-import { noLoopWords } from '../../feeds/row.js';
 
 type Planned =
   | { kind: 'cancel'; rootId: string; plan: CancelPlan; at: number }
@@ -119,18 +118,12 @@ export class Actions {
       return { status: 400, body: { error: 'not a session id' } };
     const row = found.host.group().rows.find((r) => cancelTargetOf(r) === session);
     if (!row) return { status: 409, body: { error: `no session ${session} on ${found.host.spec.label} now` } };
-    if (row.noLoop === true)
-      return {
-        status: 409,
-        body: {
-          error: noLoopWords(found.host.spec.label, body.pause === true ? 'pause' : 'cancel'),
-        },
-      };
+    const pause = body.pause === true;
+    // The fleet view's refusal, in its words: no OMC loop there, or a cancel of the row still under way.
+    const refused = found.host.cancelRefusal(row, pause);
+    if (refused !== null) return { status: 409, body: { error: refused } };
     if (found.host.phase !== 'live')
       return { status: 409, body: { error: `${found.host.spec.label} is not connected now: ask again once it is` } };
-    const busy = found.host.busyWith(row);
-    if (busy !== null) return { status: 409, body: { error: busy } };
-    const pause = body.pause === true;
     return this.keep(
       { kind: 'remote-cancel', rootId, row, pause, at: this.now() },
       {

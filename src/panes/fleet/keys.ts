@@ -121,15 +121,10 @@ function askCancel(ctx: Ctx, pause: boolean): void {
     ctx.app.flash('Enter opens this project: cancel and pause it from its sessions list', 'info');
     return;
   }
-  // No OMC loop there: a remote cancel would only come back with "nothing to cancel".
-  if (row.noLoop === true) {
-    ctx.app.flash(noLoopWords(row.host, pause ? 'pause' : 'cancel'), 'info');
-    return;
-  }
-  // One ssh per row at a time: a hung one would otherwise stack up behind the next `c`.
-  const busy = remote.busyWith(row);
-  if (busy !== null) {
-    ctx.app.flash(busy, 'error');
+  // No OMC loop there (nothing to cancel), or one ssh per row at a time: a hung one would otherwise stack up.
+  const refused = remote.cancelRefusal(row, pause);
+  if (refused !== null) {
+    ctx.app.flash(refused, row.noLoop === true ? 'info' : 'error');
     return;
   }
   ctx.set((s) => ({
