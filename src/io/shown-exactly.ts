@@ -8,13 +8,16 @@
  */
 import { shownInEditor } from './sanitize.js';
 
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made at first use: an Intl.Segmenter sets up ICU's break data (~5 ms on every start), and most commands a
+// permission request shows are plain ASCII, which never needs one.
+let segmenter: Intl.Segmenter | null = null;
+const graphemes = () => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
 // Printable ASCII (almost every command): shown as it is.
 const PLAIN = /^[\x20-\x7e]*$/;
 
 export function shownExactly(text: string): string {
   if (PLAIN.test(text)) return text;
   let out = '';
-  for (const { segment } of GRAPHEMES.segment(text)) out += shownInEditor(segment);
+  for (const { segment } of graphemes().segment(text)) out += shownInEditor(segment);
   return out;
 }
