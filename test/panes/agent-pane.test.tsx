@@ -145,6 +145,9 @@ describe('sessions pane: the Claude process behind each session', () => {
       ['gone', GONE],
       ['busy', BUSY],
       ['bash', WAIT],
+      // A word an age may hold ('rm': r and m are age characters, as in "far" and "5m") is looked for at the
+      // frame's clock; here it is only in what Claude waits on ("permission"), beside a word of the CLAUDE cell.
+      ['!waiting rm', WAIT],
     ] as const) {
       app.send('/', ...word);
       const t = await app.waitForText(new RegExp(`/${word} +1 of 4 match`));

@@ -1,7 +1,10 @@
 /** The header names the OMC whose rules the statuses use, when the root path still fits beside it. */
 import { makeOmcInstall } from '../../src/store/omc-install.js';
 import React from 'react';
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Header } from '../../src/ui/chrome.js';
 import { EMPTY_SESSIONS } from '../../src/store/sessions/model.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
@@ -98,7 +101,12 @@ describe('header: a narrow pane keeps the count', () => {
 
 describe('header: a project whose sessions run two releases (sweep 10 §10)', () => {
   // The root as OMC 4.4.4 (the project's plugin) finds it: a git top-level; a 5.5.0 --plugin-dir session runs there too.
-  const top = '/tmp/s10/kw444/proj';
+  // A directory of the test's own: the rule is the git top-level's only where the directory exists (a fixed path
+  // passed only on a machine where an earlier manual run had left it, and failed on a fresh one).
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 's10-'));
+  afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+  const top = path.join(base, 'proj');
+  fs.mkdirSync(top);
   const probe = { topLevel: () => top, superproject: () => null, remoteOrigin: () => null, commonDir: () => null };
   const res = resolveOmcRoot({ cwd: top, env: {}, home: '/home/u', git: probe, flavor: 'cwd', omcVersion: '4.4.4' });
   it('at 150 columns names both versions beside the whole root and a rule naming the release that decided', () => {

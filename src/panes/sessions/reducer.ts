@@ -210,10 +210,17 @@ function agedRows(
   const key = terms.join(' ');
   const hit = aged.get(base);
   if (hit && hit.key === key && hit.now === now && hit.claude === claude) return hit.rows;
+  // Each term is looked for in each cell's text on its own: a term holds no space, so it is in the row's text
+  // (the cells joined by spaces) exactly when it is in one cell. Joining them copied every row's text once per row
+  // per frame (10,000 rows: ~50 ms a change when the filter has a word an age may hold).
   const rows = base.filter((s) => {
     const c = claude?.get(s.id);
-    const process = c ? processSearchText(processCell(s, c, now)) : '';
-    return matches(`${haystack(s)} ${process} ${ageText(s, now).toLowerCase()}`, terms);
+    return matchesEach(
+      haystack(s),
+      c ? processSearchText(processCell(s, c, now)) : '',
+      ageText(s, now).toLowerCase(),
+      terms,
+    );
   });
   aged.set(base, { key, now, claude, rows });
   return rows;
@@ -273,6 +280,15 @@ function sessionRows(snap: SessionsSnapshot, q: RowQuery | string): SessionView[
   if (last) rememberRows(last, head + f, snap.version, result);
   if (!idsMemo.has(result.rows)) idsMemo.set(result.rows, result.keys);
   return result.rows;
+}
+
+/** `matches` over three texts as if joined by spaces (no term holds a space), without joining them. */
+function matchesEach(a: string, b: string, c: string, terms: readonly string[]): boolean {
+  for (let k = 0; k < terms.length; k++) {
+    const t = terms[k] as string;
+    if (!a.includes(t) && !b.includes(t) && !c.includes(t)) return false;
+  }
+  return true;
 }
 
 function matches(h: string, terms: readonly string[]): boolean {
