@@ -4,7 +4,9 @@
 // Stop hook writes it, on the trees BENCHMARKS.md names (the 200-session real-OMC
 // load tree, 2,000 generated sessions). Prints one JSON line per contender and
 // tree, then one line of ratios (omc-top watching / omc hud --watch) per tree.
-//   node bench/peers.mjs [--changes 20] [--idle 20] [--trees 200,2000] [--no-poll]
+//   node bench/peers.mjs [--changes 20] [--idle 20] [--trees 200,2000] [--no-poll] [--bins label=path.mjs,…]
+// `--bins`: omc-top watching is run once per build, one after the other on the same tree, against the one
+// `hud --watch` measurement (before/after pairs); a row per build.
 // Then one table row per tree for the issue-30 target: `hud --watch` change→screen p95 ÷ omc-top's ≥ 50×.
 // Each change is timed as bench/flat.mjs times it: from the moment OMC's rename returned (the state read and the temp
 // file written and fsynced before the clock starts) to the arrival of the output that shows it (the pty's data
@@ -38,6 +40,12 @@ const CHANGES = Number(arg('changes', '20'));
 const IDLE = Number(arg('idle', '20'));
 const TREES = String(arg('trees', '200,2000')).split(',').map(Number);
 const OMC_CLI = path.join(OMC55, 'bridge', 'cli.cjs');
+const BINS = arg('bins', null)
+  ?.split(',')
+  .map((b) => {
+    const [label, file] = b.split('=');
+    return { label, file: path.resolve(file) };
+  }) ?? [{ label: null, file: undefined }];
 
 /**
  * A git project holding the tree (`n` = 200: the real-OMC load tree; else `n` generated sessions), one
@@ -133,9 +141,11 @@ async function omcHudWatch(n) {
   }
 }
 
-async function omcTop(n, extraArgs, label) {
-  const p = project(n);
+/** `shared`: the tree of an earlier build's run (every build of `--bins` on the same sessions and filter). */
+async function omcTop(n, extraArgs, label, bin, shared = null) {
+  const p = shared ?? project(n);
   const m = startMonitor({
+    ...(bin === undefined ? {} : { bin }),
     args: ['--root', path.join(p.dir, '.omc'), ...extraArgs],
     cols: 200,
     rows: 40,
@@ -150,7 +160,7 @@ async function omcTop(n, extraArgs, label) {
     return await measure(label, { pid: m.pid }, p.bump, m.chunks);
   } finally {
     m.kill();
-    p.cleanup();
+    if (!shared) p.cleanup();
   }
 }
 
@@ -163,26 +173,35 @@ for (const n of TREES) {
   console.log(JSON.stringify(hud));
   if (!process.argv.includes('--no-poll'))
     console.log(JSON.stringify({ tree, ...(await omcTop(n, ['--poll'], 'omc-top --poll (polling baseline, 1 s)')) }));
-  const top = { tree, ...(await omcTop(n, [], 'omc-top (watching)')) };
-  console.log(JSON.stringify(top));
-  const ratio = (k) => +(top.changeToScreenMs[k] / hud.changeToScreenMs[k]).toFixed(3);
-  console.log(
-    JSON.stringify({
-      tree,
-      ratio: 'omc-top (watching) / omc hud --watch, same change, same run',
-      changeToScreen: { p50: ratio('p50'), p95: ratio('p95') },
-      idleCpu: +(top.idleCpuPct / hud.idleCpuPct).toFixed(3),
-    }),
-  );
-  rows.push(
-    ratioLine({
-      target: `omc-top speed-up over \`omc hud --watch\` (OMC 5.5.0), change→screen p95, ${n.toLocaleString('en')} sessions`,
-      value: hud.changeToScreenMs.p95 / top.changeToScreenMs.p95,
-      limit: 50,
-      atLeast: true,
-      figures: `${hud.changeToScreenMs.p95} / ${top.changeToScreenMs.p95} ms, ${CHANGES} changes each`,
-    }),
-  );
+  const shared = BINS.length > 1 ? project(n) : null;
+  for (const b of BINS) {
+    const label = b.label === null ? 'omc-top (watching)' : `omc-top (watching) [${b.label}]`;
+    const top = { tree, ...(await omcTop(n, [], label, b.file, shared)) };
+    console.log(JSON.stringify(top));
+    const ratio = (k) => +(top.changeToScreenMs[k] / hud.changeToScreenMs[k]).toFixed(3);
+    console.log(
+      JSON.stringify({
+        tree,
+        ratio: 'omc-top (watching) / omc hud --watch, same change, same run',
+        ...(b.label === null ? {} : { bin: b.label }),
+        changeToScreen: { p50: ratio('p50'), p95: ratio('p95') },
+        idleCpu: +(top.idleCpuPct / hud.idleCpuPct).toFixed(3),
+      }),
+    );
+    rows.push(
+      ratioLine({
+        target: `omc-top speed-up over \`omc hud --watch\` (OMC 5.5.0), change→screen p95, ${n.toLocaleString('en')} sessions${b.label === null ? '' : ` [${b.label}]`}`,
+        value: hud.changeToScreenMs.p95 / top.changeToScreenMs.p95,
+        limit: 50,
+        atLeast: true,
+        figures: `${hud.changeToScreenMs.p95} / ${top.changeToScreenMs.p95} ms, ${CHANGES} changes each`,
+      }),
+    );
+  }
+  if (shared) {
+    await sleep(300);
+    shared.cleanup();
+  }
 }
 for (const r of rows) console.log(r);
 console.log(hostLine(host));
