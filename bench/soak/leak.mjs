@@ -56,6 +56,23 @@ function openFds(pid) {
 }
 
 /**
+ * The descriptors held at rest: the fewest open over one second of polls. Each sample follows a marker write the
+ * screen has shown, and the monitor answers that write with writes of its own (the iteration samples, the status
+ * cache: a temp file and its directory open until the fsync and rename are done). On a slow disk or a loaded
+ * machine such a write was still in flight at all three samples (CI on 2026-12-06: fds 25, 24, 25 against 23),
+ * though nothing was kept. A descriptor that leaked is open at every poll; one in flight is not, once its write
+ * ends, and no other write is asked for meanwhile (the next marker comes after the sample).
+ */
+async function fewestFds(pid) {
+  let fewest = openFds(pid);
+  for (const end = Date.now() + 1000; Date.now() < end;) {
+    await sleep(10);
+    fewest = Math.min(fewest, openFds(pid));
+  }
+  return fewest;
+}
+
+/**
  * Each count's lowest over the samples at rest: a sample is taken just after a marker write has been shown, when
  * the status cache's or the samples file's write may still be in flight (its temp file and directory open for a
  * moment: CI once saw fds 23 → 25). A leak grows with the cycles, so its lowest still rises.
@@ -110,6 +127,7 @@ export async function runLeakCheck({ cycles = 30, perCycle = 20, leak = false, l
     }
     const p = readProbe(probeFile).at(-1);
     const o = procStats(m.pid);
+    const fds = await fewestFds(m.pid);
     return {
       heapMb: p.heapUsed / 2 ** 20,
       counts: {
@@ -118,7 +136,7 @@ export async function runLeakCheck({ cycles = 30, perCycle = 20, leak = false, l
         processListeners: Object.values(p.processListeners).reduce((a, b) => a + b, 0),
         timers: p.resources.Timeout ?? 0,
         fsWatchers: p.resources.FSEventWrap ?? 0,
-        fds: openFds(m.pid),
+        fds,
         inotifyWatches: o.watches,
       },
     };
