@@ -126,7 +126,14 @@ function omcNotes(messages) {
   const all = JSON.stringify(messages);
   const routed = /Skill routing detected: ([a-z0-9-]+)/.exec(all)?.[1] ?? null;
   const errors = [...all.matchAll(/\[(?:OMC|AUTOPILOT)[A-Z ]*ERROR\][^"\\]{0,200}/g)].map((m) => m[0]);
-  return { routed, ...(errors.length > 0 ? { omcErrors: errors } : {}) };
+  // The iteration OMC's Stop hook last blocked with ("[RALPH LOOP - ITERATION 2/100]"): the ralph state was on disk
+  // with it then, whatever a test's watcher saw.
+  const loopIteration = [...all.matchAll(/RALPH LOOP - ITERATION (\d+)/g)].at(-1)?.[1] ?? null;
+  return {
+    routed,
+    ...(loopIteration !== null ? { loopIteration } : {}),
+    ...(errors.length > 0 ? { omcErrors: errors } : {}),
+  };
 }
 
 function sse(res, event, data) {

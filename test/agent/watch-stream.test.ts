@@ -84,7 +84,8 @@ describe.skipIf(reason !== null)('omc-top watch --json on a real Claude Code + O
         ...lines.map((l) => JSON.stringify(l)),
         `watch stderr: ${stderr}`,
         `ralph-state.json on disk: ${fs.existsSync(ralphFile)}`,
-        `model calls: ${JSON.stringify(run.mockCalls().map((c) => [c.session, c.call, c.tool, c.routed, c.omcErrors]))}`,
+        // Each call: session, call, tool, OMC's routing, the iteration OMC's Stop hook blocked with, OMC's errors.
+        `model calls: ${JSON.stringify(run.mockCalls().map((c) => [c.session, c.call, c.tool, c.routed, c.loopIteration, c.omcErrors]))}`,
         `claude stdout: ${r.stdout.slice(0, 2000)}`,
         run.describe(),
       ].join('\n');
