@@ -19,9 +19,12 @@ const SID = 'c0ffee00-1111-4222-8333-444455556666';
 function segmenterSpy(dir: string): { nodeOptions: string; made: () => string[] } {
   const log = path.join(dir, 'segmenters.log');
   const preload = path.join(dir, 'spy.mjs');
+  // Written by the preload as it runs: a start that did not load it would pass without looking at anything.
+  const loaded = path.join(dir, 'spy-loaded');
   fs.writeFileSync(
     preload,
     `import fs from 'node:fs';
+fs.writeFileSync(${JSON.stringify(loaded)}, String(process.pid));
 const Real = Intl.Segmenter;
 Intl.Segmenter = class extends Real {
   constructor(...args) {
@@ -33,7 +36,10 @@ Intl.Segmenter = class extends Real {
   );
   return {
     nodeOptions: `--import ${preload}`,
-    made: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : []),
+    made: () => {
+      expect(fs.existsSync(loaded), 'the preload ran in omc-top').toBe(true);
+      return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+    },
   };
 }
 
