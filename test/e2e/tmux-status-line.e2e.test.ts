@@ -23,10 +23,24 @@ function statusRightOf(file: string): string {
   return m[1]!;
 }
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0).reverse()) c();
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
+
+/** Processes whose command line names `dir` (the tmux server and its status jobs, run from paths under it). */
+function processesUnder(dir: string): number[] {
+  const out: number[] = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) out.push(Number(pid));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
 
 describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)("the README's tmux status line", () => {
   it('is the same wherever the docs give it', () => {
@@ -37,8 +51,15 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)("the README's tmux statu
 
   it('runs nothing from a directory name and gives omc-top the path as it is', async () => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-tmux-line-'));
-    // The tmux server and its status jobs end after kill-server returns (the socket goes last): retried while they do.
-    cleanups.push(() => fs.rmSync(base, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
+    // The tmux server and its status jobs end after kill-server returns, and a job still running writes into `base`
+    // (its arguments, omc-top's files): removed once none of them is left (CI saw ENOTEMPTY after 2 s of retries).
+    cleanups.push(async () => {
+      await waitFor(() => processesUnder(base).length === 0, {
+        what: `tmux and its status jobs under ${base} to end`,
+        timeoutMs: 20_000,
+      });
+      fs.rmSync(base, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    });
     const mark = path.join(base, 'RAN');
     // Shell code a name can hold without a slash: a command substitution, backquotes, a double quote, a `;`.
     const name = 'p $(touch "$OMC_TOP_MARK") `touch "$OMC_TOP_MARK"` "q" ; x';
