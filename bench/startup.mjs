@@ -2,7 +2,7 @@
 // over interleaved starts (one start alone is too noisy on a shared machine).
 //   node bench/startup.mjs [--rounds 5] [--sizes 200,2000,2000+5000,10000+5000] [--viewports 80x24,200x60]
 //                          [--delay 300] [--bins label=path.mjs,label2=path2.mjs] [--young-gen] [--first-frame-only]
-//                          [--settled-rss] [--cwd DIR]
+//                          [--settled-rss] [--cwd DIR] [--in-project]
 // - first frame: spawn → the header and the first rows (a session id) on screen;
 // - live: spawn → the footer ends in a bare `live` (everything read, every watch set);
 // - start-up change: a visible session's ralph state rewritten (OMC's temp + rename) `--delay` ms after the
@@ -12,6 +12,8 @@
 //   run: it gives back the start-up read's garbage about 8–10 s after the last burst);
 // `--cwd DIR`: the directory omc-top starts in (default: this repository). It is the project the nested-root search
 // walks (up to 2,000 directories), so a large one shows what that search costs a start;
+// `--in-project`: started as users start it, in the project (each tree's directory, made a git repository), with no
+// `--root`: the root found as OMC's hooks place it, which asks git its questions first (io/git-early.ts);
 // `--first-frame-only` stops each start at its first frame (many starts for a first-frame p95: no change, no
 // wait for live);
 // Beside them, interleaved in the same rounds, the floors the issue-30 targets are held against (spawned the same way,
@@ -31,6 +33,7 @@
 // that runs until that build's full code cache is written (src/io/code-cache.ts). Before this every build shared
 // `~/.cache/omc-top`, which keeps 4 caches, so with several builds (or other benches) about, a timed start came up
 // cold at random; a user's own start is warm from the second run on, and that is what is timed now.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,6 +64,10 @@ const ROUNDS = Number(arg('rounds', '5'));
 const FIRST_FRAME_MIN_STARTS = 20;
 const DELAY = Number(arg('delay', '300'));
 const START_CWD = path.resolve(String(arg('cwd', REPO)));
+const IN_PROJECT = process.argv.includes('--in-project');
+/** How a start is told its tree: `--root`, or (`--in-project`) started in the project itself. */
+const startIn = (tree) =>
+  IN_PROJECT ? { args: [], cwd: path.dirname(tree.root) } : { args: ['--root', tree.root], cwd: START_CWD };
 const SIZES = String(arg('sizes', '200,2000,2000+5000,10000+5000')).split(',');
 const VIEWPORTS = String(arg('viewports', '80x24,200x60'))
   .split(',')
@@ -135,6 +142,7 @@ function makeTree(spec) {
   const [n, pages] = spec.split('+').map(Number);
   const t = n === 200 ? tree200() : generatedTree(n);
   if (pages) generateWiki(path.join(t.root, 'wiki'), pages);
+  if (IN_PROJECT) execFileSync('git', ['init', '-q', path.dirname(t.root)]);
   const sessions = path.join(t.root, 'state', 'sessions');
   const byPrefix = new Map();
   for (const sid of fs.readdirSync(sessions)) {
@@ -161,13 +169,12 @@ function fullCacheIn(dir) {
 /** One untimed start per build, until its full code cache is on disk (a build without one is timed cold). */
 async function warm(tree, bin) {
   const m = startMonitor({
-    args: ['--root', tree.root],
+    ...startIn(tree),
     cols: 80,
     rows: 24,
     nodeArgs: bin.nodeArgs,
     bin: bin.file,
     env: bin.env,
-    cwd: START_CWD,
   });
   const dir = path.join(bin.env.XDG_CACHE_HOME, 'omc-top');
   try {
@@ -208,13 +215,12 @@ let value = 7000;
 async function oneStart(tree, bin, cols, rows) {
   const steal0 = stealMs();
   const m = startMonitor({
-    args: ['--root', tree.root],
+    ...startIn(tree),
     cols,
     rows,
     nodeArgs: bin.nodeArgs,
     bin: bin.file,
     env: bin.env,
-    cwd: START_CWD,
   });
   try {
     const ffAt = await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/, 60_000);

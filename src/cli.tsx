@@ -55,6 +55,7 @@ import { keepOnExit, printKept, type KeptOutcome } from './kit/kept-drafts.js';
 import { dropOldDrafts } from './store/drafts/old-drafts.js';
 import { VERSION } from './version.js';
 import { earlyGitSettled } from './io/git-early.js';
+import type { GitProbe } from './io/git.js';
 import { homeDir } from './io/home-dir.js';
 import { ownStateDir } from './io/state-dir.js';
 import { rememberProject } from './fleet/known-projects.js';
@@ -226,6 +227,11 @@ interface TuiOptions {
   nestedSearch: NestedRootsSearch | null;
   /** The environment the project's Claudes are read with (resolveRootAndOmc's claudeEnv: their config directory). */
   claudeEnv?: NodeJS.ProcessEnv;
+  /**
+   * Git's answers of the root resolution this start made (resolveRootAndOmc's gitAnswers): the first store takes
+   * them. A store started later (another root, an OMC upgrade) asks git itself, as the answers may have changed.
+   */
+  gitAnswers?: GitProbe;
 }
 
 /** The store on one root and what follows it (iteration samples, the attention layer). */
@@ -260,10 +266,14 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   let controls: FullScreenControls | null = null;
   // Declared before the first store starts: its listener for another OMC reaches `live` through it.
   let follow: OmcFollower = () => undefined;
-  const watch = (root: string, projectDir: string | undefined, rule: string) =>
-    watchRoot(root, projectDir, rule, opts, ui, project, (words, next, from, cause) =>
+  let startAnswers = opts.gitAnswers;
+  const watch = (root: string, projectDir: string | undefined, rule: string) => {
+    const git = startAnswers;
+    startAnswers = undefined;
+    return watchRoot(root, projectDir, rule, opts, ui, project, git, (words, next, from, cause) =>
       follow(words, next, from, cause),
     );
+  };
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
   follow = omcFollower(res, opts, live, watch, ui, () => controls?.redraw());
   // Once per start, never per tick: drafts kept longer than their age are not meant any more (old-drafts.ts).
@@ -368,9 +378,11 @@ function watchRoot(
   opts: TuiOptions,
   ui: UiStore,
   project: string,
+  git: GitProbe | undefined,
   onOmc: OmcFollower,
 ): Watched {
   const store = new OmcStore({
+    git,
     omc: opts.omc,
     omcRedetect: opts.omcRedetect,
     home: homeDir(),
@@ -546,7 +558,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   await earlyGitSettled();
   // Which OMC runs the hooks decides where its state is: both are found together.
   const json = args.flags.has('json');
-  const { res, omc, redetect, rootFor, claudeEnv } = resolveRootAndOmc({
+  const { res, omc, redetect, rootFor, claudeEnv, gitAnswers } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
@@ -588,6 +600,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     attention: { notify: args.flags.get('notify') as string | undefined, noTitle: args.flags.has('no-title') },
     nestedSearch: search,
     claudeEnv,
+    gitAnswers,
   });
 }
 

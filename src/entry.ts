@@ -16,8 +16,8 @@ import { codeCacheDir, loadAppFunction } from './io/code-cache.js';
 import { fastPlace, parseStatusArgs, printStatus, type StatusIo } from './commands/status-fast.js';
 import { VERSION } from './version.js';
 import { afterFlush, printOut, processSink } from './io/output.js';
-import { askGitEarly, TOP_LEVEL_ARGS } from './io/git-early.js';
-import { asksTopLevelFirst } from './commands/monitor-argv.js';
+import { askTopLevelEarly, COMMON_DIR_ARGS, SUPERPROJECT_ARGS } from './io/git-early.js';
+import { asksTopLevelFirst, hasRootFlag, rootProjectDir } from './commands/monitor-argv.js';
 import { precompileYoga } from './terminal/yoga-early.js';
 import { lowerHelperThreads } from './terminal/helper-priority.js';
 import path from 'node:path';
@@ -61,7 +61,18 @@ async function runApp(argv: readonly string[]): Promise<void> {
   // The main thread first when cores are short: V8's and libuv's helpers at the lowest priority (terminal/helper-priority.ts).
   lowerHelperThreads();
   // Started before the bundle compiles, git answers on the other core meanwhile (io/git-early.ts).
-  if (asksTopLevelFirst(argv)) askGitEarly(path.resolve(process.cwd()), TOP_LEVEL_ARGS);
+  if (asksTopLevelFirst(argv)) {
+    const cwd = path.resolve(process.cwd());
+    const project = rootProjectDir(argv, cwd);
+    if (project === null) {
+      // The root found from here: where Claude's settings are (the common dir) and OMC's anchor (the superproject).
+      void askTopLevelEarly(cwd, hasRootFlag(argv) ? [] : [COMMON_DIR_ARGS, SUPERPROJECT_ARGS]);
+    } else {
+      // `--root <project>/.omc`: the start asks the top level here, and the project's for its Claude settings.
+      void askTopLevelEarly(cwd);
+      if (project !== cwd) void askTopLevelEarly(project, [COMMON_DIR_ARGS]);
+    }
+  }
   const url = beside(APP);
   const req = createRequire(url);
   const cache = {

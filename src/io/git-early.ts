@@ -13,11 +13,16 @@
  * process-wide registry (a global under a Symbol.for key) that both copies see.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { SYNC_KILL } from './child-end.js';
 
 /** The question the monitor's root resolution asks first (store/omc-root.ts): `git rev-parse --show-toplevel`. */
 export const TOP_LEVEL_ARGS: readonly string[] = ['rev-parse', '--show-toplevel'];
+/** Asked of the top level next: where Claude's project settings are (claude/settings-sources.ts)… */
+export const COMMON_DIR_ARGS: readonly string[] = ['rev-parse', '--path-format=absolute', '--git-common-dir'];
+/** …and whether it is a submodule (OMC's state anchor, store/root.ts). */
+export const SUPERPROJECT_ARGS: readonly string[] = ['rev-parse', '--show-superproject-working-tree'];
 
 /** As long as a synchronous git run may take (io/git.ts). */
 export const GIT_TIMEOUT_MS = 5_000;
@@ -62,10 +67,18 @@ function startGit(dir: string, args: readonly string[]): ChildProcessByStdio<nul
   }
 }
 
-/** Starts `git args` in `dir` now; its answer waits for the first identical question (takeEarlyAnswer). */
-export function askGitEarly(dir: string, args: readonly string[]): void {
+/**
+ * Starts `git args` in `dir` now; its answer waits for the first identical question (takeEarlyAnswer). `then` may ask
+ * follow-up questions from the answer: this question counts as settled once they are too (earlyGitSettled).
+ */
+export function askGitEarly(
+  dir: string,
+  args: readonly string[],
+  then?: (answer: EarlyAnswer) => readonly Promise<void>[],
+): Promise<void> {
   const key = keyOf(dir, args);
-  if (questions().has(key)) return;
+  const had = questions().get(key);
+  if (had) return had.settled;
   const q: Question = { settled: Promise.resolve(), answer: null };
   q.settled = new Promise<void>((resolve) => {
     const out: Buffer[] = [];
@@ -87,7 +100,9 @@ export function askGitEarly(dir: string, args: readonly string[]): void {
       done = true;
       clearTimeout(timer);
       q.answer = answer;
-      resolve();
+      const more = answer && then ? then(answer) : [];
+      if (more.length === 0) resolve();
+      else void Promise.all(more).then(() => resolve());
     };
     const collect = (into: Buffer[]) => (b: Buffer) => {
       size += b.length;
@@ -112,6 +127,31 @@ export function askGitEarly(dir: string, args: readonly string[]): void {
     });
   });
   questions().set(key, q);
+  return q.settled;
+}
+
+/**
+ * The top level of `dir` asked early, and, once git has named it, the questions (`next`) the start will ask of that
+ * top level (its common dir, its superproject): each a git run of 3–10 ms the main thread would otherwise wait for
+ * before the first frame. They match only when the start asks them of the very same directory (a path git printed as
+ * UTF-8 text), as every early answer does. Only questions the start does ask: each is a process on a 2-core machine
+ * whose other core is compiling the bundle.
+ */
+export function askTopLevelEarly(dir: string, next: readonly (readonly string[])[] = []): Promise<void> {
+  return askGitEarly(dir, TOP_LEVEL_ARGS, (a) => {
+    const top = 'stdout' in a ? printedDir(a.stdout) : null;
+    return top === null ? [] : next.map((args) => askGitEarly(top, args));
+  });
+}
+
+/** The absolute directory git printed on one line, when its bytes are exactly its UTF-8 text; else null. */
+function printedDir(out: Buffer): string | null {
+  let end = out.length;
+  while (end > 0 && (out[end - 1] === 0x0a || out[end - 1] === 0x0d)) end--;
+  const bytes = out.subarray(0, end);
+  const text = bytes.toString('utf8');
+  if (!text.startsWith('/') || text.includes('\n') || !Buffer.from(text, 'utf8').equals(bytes)) return null;
+  return path.posix.resolve(text); // as io/git.ts takes a printed path (safe-fs/byte-paths.ts pathForBytes)
 }
 
 /** Resolves once every question asked early has its answer (at once when none was asked). */

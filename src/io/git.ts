@@ -12,7 +12,14 @@ import path from 'node:path';
 import { cleanLine } from './sanitize.js';
 import { SYNC_KILL } from './child-end.js';
 import { bytesOfPath, pathForBytes } from './safe-fs/byte-paths.js';
-import { GIT_TIMEOUT_MS, TOP_LEVEL_ARGS, gitEnv, takeEarlyAnswer } from './git-early.js';
+import {
+  COMMON_DIR_ARGS,
+  GIT_TIMEOUT_MS,
+  SUPERPROJECT_ARGS,
+  TOP_LEVEL_ARGS,
+  gitEnv,
+  takeEarlyAnswer,
+} from './git-early.js';
 import { shownPath } from './shown-path.js';
 
 export interface GitProbe {
@@ -121,11 +128,9 @@ function gitPath(dir: string, args: readonly string[]): string | null {
 
 export const realGit: GitProbe = {
   topLevel: (dir) => gitPath(dir, TOP_LEVEL_ARGS),
-  superproject: (dir) => gitPath(dir, ['rev-parse', '--show-superproject-working-tree']),
+  superproject: (dir) => gitPath(dir, SUPERPROJECT_ARGS),
   remoteOrigin: (dir) => git(dir, ['remote', 'get-url', 'origin']),
-  commonDir: (dir) => {
-    return gitPath(dir, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  },
+  commonDir: (dir) => gitPath(dir, COMMON_DIR_ARGS),
   failure: (dir) => failures.get(dir) ?? null,
 };
 

@@ -56,6 +56,11 @@ export function resolveRootAndOmc(opts: {
    * working in the project when they use another config directory than `env` says (project-config.ts).
    */
   claudeEnv: NodeJS.ProcessEnv;
+  /**
+   * Git's answers this resolution got (the project's top level, its common dir): the monitor's first store takes
+   * them for its Claude settings instead of running git again before the first frame (store.ts `git`).
+   */
+  gitAnswers: GitProbe;
 } {
   const env = opts.env ?? process.env;
   // One answer per question: the install and the root both start from the top level of the working directory.
@@ -114,7 +119,14 @@ export function resolveRootAndOmc(opts: {
   for (const n of claudeConfig?.notes ?? []) res.notices.push(n);
   const read = claudeConfig ? configReadWords(claudeConfig) : null;
   if (read) res.notices.push(read);
-  return { res, omc, redetect, rootFor, claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env };
+  return {
+    res,
+    omc,
+    redetect,
+    rootFor,
+    claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env,
+    gitAnswers: git,
+  };
 }
 
 /**

@@ -53,6 +53,7 @@ import { QuotaDomain, type QuotaDomainOptions } from './cost/quota-domain.js';
 import { borrowed } from './borrowed-domain.js';
 import { UltragoalDomain } from './ultragoal/domain.js';
 import { groupDigits } from '../io/group-digits.js';
+import type { GitProbe } from '../io/git.js';
 import { watchClockJumps } from './clock-jumps.js';
 import { KeptDrafts } from './drafts/kept-drafts.js';
 
@@ -89,6 +90,11 @@ export function isReadAndWatched(status: StoreStatus): boolean {
 
 export interface OmcStoreOptions {
   root: string;
+  /**
+   * How git is asked where the project's repository top is (for its Claude settings, claude/hook-env.ts): the
+   * start's own answers when it has them (omc-root.ts `gitAnswers`); else git is run.
+   */
+  git?: GitProbe;
   /** Project directory (git top-level or cwd), for layouts that live beside the project (4.x team runtime). */
   projectDir?: string;
   /** How the root was found (OmcStore only records it). */
@@ -310,6 +316,7 @@ export class OmcStore {
       claudeEnv: () => this.claudeEnvNow(opts.claude?.env) ?? opts.runs?.env ?? process.env,
       projectDir: this.projectDir ?? path.dirname(this.root),
       liveClaudes: () => (this.claude ? liveClaudesOf(this.claude.getSnapshot()) : []),
+      git: opts.git,
     });
     this.stateDirSetting = stateDirSettingKey(this.hookEnv.get('OMC_STATE_DIR'));
     this.sessions = new SessionsDomain({

@@ -8,7 +8,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { askGitEarly, earlyGitSettled, takeEarlyAnswer, TOP_LEVEL_ARGS } from '../../src/io/git-early.js';
+import {
+  askGitEarly,
+  askTopLevelEarly,
+  COMMON_DIR_ARGS,
+  earlyGitSettled,
+  SUPERPROJECT_ARGS,
+  takeEarlyAnswer,
+  TOP_LEVEL_ARGS,
+} from '../../src/io/git-early.js';
 import { realGit } from '../../src/io/git.js';
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-git-early-')));
@@ -71,5 +79,34 @@ describe('git asked early', () => {
     await earlyGitSettled();
     expect(takeEarlyAnswer(inside, TOP_LEVEL_ARGS)).toBeNull();
     expect(realGit.topLevel(inside)).toBe(repo);
+  });
+
+  it('the top level asked early brings the two questions a start asks of it next, with the answers git gives', async () => {
+    askTopLevelEarly(inside, [COMMON_DIR_ARGS, SUPERPROJECT_ARGS]);
+    await earlyGitSettled(); // settled only once the follow-ups are answered too
+    expect(realGit.topLevel(inside)).toBe(repo);
+    // Taken from the early runs: the next identical question would run git itself.
+    expect(realGit.commonDir(repo)).toBe(gitDir);
+    expect(takeEarlyAnswer(repo, COMMON_DIR_ARGS)).toBeNull();
+    expect(realGit.superproject(repo)).toBeNull(); // not a submodule: git printed nothing
+    expect(takeEarlyAnswer(repo, SUPERPROJECT_ARGS)).toBeNull();
+    // Asked again by git itself: the same answers.
+    expect(realGit.commonDir(repo)).toBe(gitDir);
+  });
+
+  it('no top level, no follow-up question', async () => {
+    const gone = path.join(base, 'gone-too');
+    askTopLevelEarly(gone, [COMMON_DIR_ARGS]);
+    await earlyGitSettled();
+    expect(realGit.topLevel(gone)).toBeNull();
+    expect(takeEarlyAnswer(gone, COMMON_DIR_ARGS)).toBeNull();
+  });
+
+  it('a follow-up waits in the registry until its own question comes', async () => {
+    askTopLevelEarly(repo, [COMMON_DIR_ARGS, SUPERPROJECT_ARGS]);
+    await earlyGitSettled();
+    expect(takeEarlyAnswer(repo, COMMON_DIR_ARGS)).toEqual({ stdout: Buffer.from(`${gitDir}\n`) });
+    expect(takeEarlyAnswer(repo, TOP_LEVEL_ARGS)).toEqual({ stdout: Buffer.from(`${repo}\n`) });
+    expect(takeEarlyAnswer(repo, SUPERPROJECT_ARGS)).toEqual({ stdout: Buffer.alloc(0) });
   });
 });
