@@ -68,9 +68,8 @@ async function runApp(argv: readonly string[]): Promise<void> {
       // The root found from here: where Claude's settings are (the common dir) and OMC's anchor (the superproject).
       void askTopLevelEarly(cwd, hasRootFlag(argv) ? [] : [COMMON_DIR_ARGS, SUPERPROJECT_ARGS]);
     } else {
-      // `--root <project>/.omc`: the start asks the top level here, and the project's for its Claude settings.
-      void askTopLevelEarly(cwd);
-      if (project !== cwd) void askTopLevelEarly(project, [COMMON_DIR_ARGS]);
+      // `--root <project>/.omc`: the start asks only about the project (its Claude settings), not the directory here.
+      void askTopLevelEarly(project, [COMMON_DIR_ARGS]);
     }
   }
   const url = beside(APP);

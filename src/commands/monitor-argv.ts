@@ -13,9 +13,9 @@ export function asksTopLevelFirst(argv: readonly string[]): boolean {
 
 /**
  * The project a monitor's `--root <project>/.omc` names: the store asks git for its top level as it is built (its
- * Claude settings, claude/hook-env.ts), so the bin asks that early too. Null without such a flag (the last one
- * counts, as the parser takes it), or when the root is not named `.omc` (then the store asks about the working
- * directory, which is asked early already).
+ * Claude settings, claude/hook-env.ts), so the bin asks that early instead of the working directory's
+ * (store/omc-root.ts asks nothing of the working directory then). Null without such a flag (the last one counts, as
+ * the parser takes it), or when the root is not named `.omc` (then the working directory's top level is asked).
  */
 export function rootProjectDir(argv: readonly string[], cwd: string): string | null {
   const root = rootFlagValue(argv);

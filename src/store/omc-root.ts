@@ -66,7 +66,11 @@ export function resolveRootAndOmc(opts: {
   // One answer per question: the install and the root both start from the top level of the working directory.
   const git = gitOnePass(opts.git ?? realGit);
   const cwd = path.resolve(opts.cwd);
-  const guess = git.topLevel(cwd) ?? cwd;
+  // `--root <project>/.omc` names its project (store/root.ts takes its parent): the working directory's repository
+  // is not asked about (a git run before the first frame for an answer the override would replace).
+  const named = opts.rootOverride ? path.resolve(cwd, opts.rootOverride) : null;
+  const guess =
+    (named !== null && path.basename(named) === '.omc' ? path.dirname(named) : null) ?? git.topLevel(cwd) ?? cwd;
   // The project's Claudes as they run now: the config directory whose plugin judges and whose registry joins.
   const claudeConfigOf = (dir: string): ProjectClaudeConfig | undefined =>
     opts.processes === false ? undefined : projectClaudeConfig(dir, env, opts.claudesLater ? noScan : undefined);

@@ -35,13 +35,14 @@ function countingGit() {
 const env = { HOME: home, PATH: process.env.PATH ?? '', CLAUDE_CONFIG_DIR: path.join(home, '.claude') };
 
 it.each([
-  ['from a subdirectory', {}],
-  ['with --root', { rootOverride: path.join(repo, '.omc') }],
-])('one resolution asks git each question once (%s)', (_, extra) => {
+  // --root <project>/.omc names its project: the directory it was started in is not asked about at all.
+  ['from a subdirectory', {}, 1],
+  ['with --root', { rootOverride: path.join(repo, '.omc') }, undefined],
+])('one resolution asks git each question once (%s)', (_, extra, topOfCwd) => {
   const { git, asked } = countingGit();
   const { res } = resolveRootAndOmc({ cwd: sub, env, home, git, ...extra });
   expect(res.root).toBe(path.join(repo, '.omc'));
   expect(res.projectDir).toBe(repo);
-  expect(asked.get(`top ${sub}`)).toBe(1);
+  expect(asked.get(`top ${sub}`)).toBe(topOfCwd);
   expect([...asked.values()].every((n) => n === 1)).toBe(true);
 });

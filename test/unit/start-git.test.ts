@@ -47,4 +47,25 @@ describe('git at start-up', () => {
     const twice = runs.filter((r, i) => runs.indexOf(r) !== i);
     expect(twice, runs.join('\n')).toEqual([]);
   });
+
+  it('--root <project>/.omc from another repository: git is asked about the project only, once each', async ({
+    emptyProject,
+    newProject,
+    tempDir,
+    pty,
+  }) => {
+    writeLiveRalph(emptyProject, { sessionId: SID, prompt: 'make the checkout tests pass' });
+    const elsewhere = newProject({ prefix: 'omc-top-elsewhere-' });
+    const git = loggingGit(tempDir('omc-top-git-'));
+    const t = pty({ cwd: elsewhere.dir, args: ['--root', emptyProject.root], env: { PATH: git.path } });
+    await t.waitForText('c0ffee00', scaled(20_000));
+    await t.waitForText(/ live\s*$/m, scaled(20_000));
+    const runs = git.runs();
+    const project = fs.realpathSync(emptyProject.dir);
+    expect(runs).toContain(`${project} rev-parse --show-toplevel`);
+    // The repository omc-top was started in is not the project: nothing is asked there.
+    expect(runs.filter((r) => r.startsWith(`${fs.realpathSync(elsewhere.dir)} `))).toEqual([]);
+    const twice = runs.filter((r, i) => runs.indexOf(r) !== i);
+    expect(twice, runs.join('\n')).toEqual([]);
+  });
 });
