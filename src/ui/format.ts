@@ -52,6 +52,48 @@ function spanOf(d: number, short: boolean): string {
 }
 
 /**
+ * The stretch of the clock, `from` to `to` (both included), around `now` in which formatAge(ms, ·) reads as it does at
+ * `now`. A list that keeps rows by the ages they show (a `/` filter word such as "5m") keeps its answer for that
+ * stretch: a frame, its footer and its settle step each read the clock a few ms apart, and at 10,000 rows each
+ * reading filtered them all again (peers bench, 2026-12-07). Each end is 1 ms inside the reading's true stretch, so a
+ * float's rounding never lets it reach into the next one; it is never narrower than `now` itself.
+ */
+export function sameAgeSpan(ms: number | null, now: number): { from: number; to: number } {
+  if (ms === null) return { from: -Infinity, to: Infinity };
+  let from: number;
+  let to: number;
+  if (isFuture(ms, now)) {
+    // "+3h": the span ahead shrinks as the clock goes on. Its step starts at 5 s or more (more than the slack ahead
+    // is a future age), so the stretch ends before the age reads as past.
+    const [lo, hi] = spanBucket(ms - now, true);
+    from = ms - hi + 1;
+    to = ms - lo - 1;
+  } else if (now >= ms) {
+    const [lo, hi] = spanBucket(now - ms, false);
+    from = ms + lo + 1;
+    to = ms + hi - 1;
+  } else return { from: now, to: now }; // a few seconds ahead, read as "0s": rare, not worth a stretch
+  return { from: Math.min(from, now), to: Math.max(to, now) };
+}
+
+/** The durations [lo, hi) that spanOf writes as it writes `d` (hi may be Infinity): spanOf's steps, in ms. */
+function spanBucket(d: number, short: boolean): [number, number] {
+  const step = (unit: number): [number, number] => {
+    const lo = d - (d % unit);
+    return [lo, lo + unit];
+  };
+  if (d < 60_000) return step(5_000);
+  if (d < 3_600_000) return step(60_000);
+  if (d < 48 * 3_600_000) return step(3_600_000);
+  const daysEnd = (short ? 100 : 365) * DAY_MS;
+  if (d < daysEnd) return step(DAY_MS);
+  const last = short ? 100 : 1000; // "far", "1ky+" from here on
+  const y = Math.floor(d / YEAR_MS);
+  if (y >= last) return [last * YEAR_MS, Infinity];
+  return [Math.max(daysEnd, y * YEAR_MS), (y + 1) * YEAR_MS];
+}
+
+/**
  * When the repaint ticker should next redraw an age: when formatAge(ms) would
  * print something different, except that minute labels change on the next
  * half-minute of the wall clock and hour labels on the next minute. Every

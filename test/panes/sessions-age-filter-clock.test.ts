@@ -1,0 +1,70 @@
+// A `/` filter word an age may hold ("5m") keeps the rows whose AGE cell reads it at the frame's clock. The rows are
+// kept for as long as every row's age reads the same (format.ts sameAgeSpan): a frame, its footer and its settle
+// step read the clock a few ms apart and must not filter every session again each. Held here to a fresh look at
+// every row's age at each reading, across age turnovers, with the kept answer reused only inside one stretch.
+import { describe, expect, it } from 'vitest';
+import { visibleSessions } from '../../src/panes/sessions/reducer.js';
+import { formatAge } from '../../src/ui/format.js';
+import type { ModeView, SessionView, SessionsSnapshot } from '../../src/store/sessions/model.js';
+
+const T0 = Date.parse('2026-06-01T12:00:00.000Z');
+
+function session(i: number): SessionView {
+  const mode = {
+    mode: 'ralph',
+    status: 'running',
+    phase: null,
+    prompt: 'fix the checkout flow',
+    extras: [],
+    active: true,
+    iteration: 1,
+    max: 10,
+  } as unknown as ModeView;
+  return {
+    id: `s-${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+    kind: 'session',
+    status: 'active',
+    // Ages spread over 4–7 minutes, a few ms apart, some fractional (a file's mtime): turnovers all the time.
+    updatedMs: T0 - 240_000 - i * 1_733.25,
+    rank: 3,
+    modes: [mode],
+    cancel: null,
+    problems: [],
+  } as unknown as SessionView;
+}
+
+const sessions = Array.from({ length: 120 }, (_, i) => session(i));
+const snap = { version: 1, sessions, problems: [], derivedAt: 0 } as SessionsSnapshot;
+/** Which rows read "5m" at `t`, looked at afresh. */
+const readsFiveMinutes = (t: number) =>
+  sessions
+    .filter((s) => formatAge(s.updatedMs, t) === '5m')
+    .map((s) => s.id)
+    .sort();
+
+describe('a filter word an age may hold, as the clock goes on', () => {
+  it('at every reading: the rows whose age reads the word then, whatever was asked before', () => {
+    let turned = 0;
+    let last = '';
+    for (let t = T0; t < T0 + 150_000; t += 97) {
+      const ids = visibleSessions(snap, '5m', t)
+        .map((s) => s.id)
+        .sort();
+      expect(ids, `at ${t - T0} ms`).toEqual(readsFiveMinutes(t));
+      if (ids.join() !== last) turned++;
+      last = ids.join();
+    }
+    expect(turned).toBeGreaterThan(20); // rows came and went many times: the test crossed turnovers
+  });
+
+  it('readings a few ms apart inside one stretch get the same rows without filtering again', () => {
+    // Just after a turnover: the next is at least a second away (the rows are 1.7 s of age apart, ages read to the minute).
+    let t = T0 + 10_000;
+    while (readsFiveMinutes(t).join() === readsFiveMinutes(t - 1).join()) t++;
+    const first = visibleSessions(snap, '5m', t);
+    expect(visibleSessions(snap, '5m', t + 3)).toBe(first);
+    expect(visibleSessions(snap, '5m', t + 12)).toBe(first);
+    // At the reading before the turnover the rows are others (and then the kept answer is for that stretch).
+    expect(visibleSessions(snap, '5m', t - 1).map((s) => s.id)).not.toEqual(first.map((s) => s.id));
+  });
+});
