@@ -67,4 +67,36 @@ describe('a filter word an age may hold, as the clock goes on', () => {
     // At the reading before the turnover the rows are others (and then the kept answer is for that stretch).
     expect(visibleSessions(snap, '5m', t - 1).map((s) => s.id)).not.toEqual(first.map((s) => s.id));
   });
+
+  it('snapshot after snapshot (one session written each time): the rows a fresh look at every age gives', () => {
+    // Each new snapshot has new rows; the sessions that did not change keep their SessionView, and the last pass's
+    // verdict on them is reused inside its stretch. A written session is a new SessionView with a new age.
+    let current = sessions.slice();
+    let t = T0;
+    for (let step = 0; step < 400; step++) {
+      t += 37 + (step % 5) * 211;
+      const i = (step * 7) % current.length;
+      if (step % 3 !== 2) current = current.map((s, j) => (j === i ? { ...s, updatedMs: t - 300_000 + step } : s));
+      const now = { version: step + 2, sessions: current, problems: [], derivedAt: 0 } as SessionsSnapshot;
+      const want = current
+        .filter((s) => formatAge(s.updatedMs, t) === '5m')
+        .map((s) => s.id)
+        .sort();
+      // Twice at nearby readings, as a frame and its footer ask.
+      for (const at of [t, t + 4])
+        expect(
+          visibleSessions(now, '5m', at)
+            .map((s) => s.id)
+            .sort(),
+          `step ${step} at ${at - T0} ms`,
+        ).toEqual(
+          at === t
+            ? want
+            : current
+                .filter((s) => formatAge(s.updatedMs, at) === '5m')
+                .map((s) => s.id)
+                .sort(),
+        );
+    }
+  });
 });
