@@ -69,34 +69,42 @@ describe('a filter word an age may hold, as the clock goes on', () => {
   });
 
   it('snapshot after snapshot (one session written each time): the rows a fresh look at every age gives', () => {
-    // Each new snapshot has new rows; the sessions that did not change keep their SessionView, and the last pass's
-    // verdict on them is reused inside its stretch. A written session is a new SessionView with a new age.
+    // Each snapshot says what changed since the one before (its delta, one domain's lineage): the sessions it did not
+    // write keep their SessionView, and the last pass's verdict on them is reused inside its stretch.
+    const lineage = {};
     let current = sessions.slice();
     let t = T0;
     for (let step = 0; step < 400; step++) {
-      t += 37 + (step % 5) * 211;
+      // Now and then the clock steps back (a wall clock set back): no verdict from a later stretch may be reused.
+      t += step % 50 === 49 ? -7_000 : 37 + (step % 5) * 211;
       const i = (step * 7) % current.length;
-      if (step % 3 !== 2) current = current.map((s, j) => (j === i ? { ...s, updatedMs: t - 300_000 + step } : s));
-      const now = { version: step + 2, sessions: current, problems: [], derivedAt: 0 } as SessionsSnapshot;
-      const want = current
-        .filter((s) => formatAge(s.updatedMs, t) === '5m')
-        .map((s) => s.id)
-        .sort();
-      // Twice at nearby readings, as a frame and its footer ask.
-      for (const at of [t, t + 4])
-        expect(
-          visibleSessions(now, '5m', at)
-            .map((s) => s.id)
-            .sort(),
-          `step ${step} at ${at - T0} ms`,
-        ).toEqual(
-          at === t
-            ? want
-            : current
-                .filter((s) => formatAge(s.updatedMs, at) === '5m')
-                .map((s) => s.id)
-                .sort(),
-        );
+      const changed: SessionView[] = [];
+      if (step % 3 !== 2)
+        current = current.map((s, j) => {
+          if (j !== i) return s;
+          const written = { ...s, updatedMs: t - 300_000 + step };
+          changed.push(written);
+          return written;
+        });
+      const snap = {
+        version: step + 2,
+        sessions: current,
+        problems: [],
+        derivedAt: 0,
+        lineage,
+        delta: { from: step + 1, changed, removed: [] },
+      } as SessionsSnapshot;
+      // At nearby readings, earlier and later, as a frame, its footer and its settle step ask.
+      for (const at of [t, t - 3, t + 4]) {
+        const want = current
+          .filter((s) => formatAge(s.updatedMs, at) === '5m')
+          .map((s) => s.id)
+          .sort();
+        const got = visibleSessions(snap, '5m', at)
+          .map((s) => s.id)
+          .sort();
+        expect(got, `step ${step} at ${at - T0} ms`).toEqual(want);
+      }
     }
   });
 });

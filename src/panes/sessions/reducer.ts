@@ -154,7 +154,7 @@ export function visibleSessions(
   const clocked = terms.filter(mayBeInAge);
   if (clocked.length === 0) return wordRows(snap, query, f, terms, now, claude);
   // The other words keep their rows per snapshot; those are narrowed by the words an age may hold, per `now`.
-  return agedRows(rowsTheClockFilters(snap, query, now, claude), clocked, now, claude);
+  return agedRows(snap, rowsTheClockFilters(snap, query, now, claude), clocked, now, claude);
 }
 
 /**
@@ -201,8 +201,10 @@ function wordRows(
  * its settle step and its next-tick look each read the clock, a few ms apart, and with the answer kept for one
  * reading only, 10,000 rows were filtered six times a second (3.9 against 1.1 % of a core at rest).
  *
- * A new snapshot brings new rows, but a session that did not change keeps its SessionView: the last pass's verdict on
- * it still holds inside that pass's stretch (same terms and join), so only the rows that changed are looked at.
+ * A new snapshot brings new rows. When the last pass was over the snapshot just before it (its delta's `from`, same
+ * domain), a session not in the delta kept its SessionView and the last pass's verdict on it holds inside that pass's
+ * stretch (same terms and join): only the sessions the change wrote are looked at. The verdicts are kept as the set of
+ * rows kept (a filter keeps few), so a pass allocates no table of all the rows.
  */
 const aged = new WeakMap<
   readonly SessionView[],
@@ -213,9 +215,12 @@ let lastPass: {
   from: number;
   to: number;
   claude: object | undefined;
-  kept: Map<SessionView, boolean>;
+  lineage: object | undefined;
+  version: number;
+  kept: Set<SessionView>;
 } | null = null;
 function agedRows(
+  snap: SessionsSnapshot,
   base: readonly SessionView[],
   terms: readonly string[],
   now: number,
@@ -225,12 +230,24 @@ function agedRows(
   const hit = aged.get(base);
   if (hit && hit.key === key && hit.claude === claude && hit.from <= now && now <= hit.to) return hit.rows;
   const last = lastPass;
+  const delta = snap.delta;
   const earlier =
-    last && last.key === key && last.claude === claude && last.from <= now && now <= last.to ? last : null;
+    last &&
+    delta &&
+    snap.lineage !== undefined &&
+    last.lineage === snap.lineage &&
+    last.version === delta.from &&
+    last.key === key &&
+    last.claude === claude &&
+    last.from <= now &&
+    now <= last.to
+      ? last
+      : null;
+  const written = earlier && delta ? new Set(delta.changed) : null;
   // The verdicts carried over hold inside the earlier stretch: this pass's stretch lies within it.
   let from = earlier ? earlier.from : -Infinity;
   let to = earlier ? earlier.to : Infinity;
-  const kept = new Map<SessionView, boolean>();
+  const kept = new Set<SessionView>();
   const holds = (ms: number | null) => {
     const span = sameAgeSpan(ms, now);
     if (span.from > from) from = span.from;
@@ -240,10 +257,10 @@ function agedRows(
   // (the cells joined by spaces) exactly when it is in one cell. Joining them copied every row's text once per row
   // per frame (10,000 rows: p50 2.0 -> 1.5 ms, p95 4.5 -> 2.7 ms a frame, bench/filter-age.mts).
   const rows = base.filter((s) => {
-    const before = earlier?.kept.get(s);
-    if (before !== undefined) {
-      kept.set(s, before);
-      return before;
+    if (earlier && written && !written.has(s)) {
+      if (!earlier.kept.has(s)) return false;
+      kept.add(s);
+      return true;
     }
     const c = claude?.get(s.id);
     holds(s.updatedMs);
@@ -255,11 +272,11 @@ function agedRows(
       ageText(s, now).toLowerCase(),
       terms,
     );
-    kept.set(s, keep);
+    if (keep) kept.add(s);
     return keep;
   });
   aged.set(base, { key, from, to, claude, rows });
-  lastPass = { key, from, to, claude, kept };
+  lastPass = { key, from, to, claude, lineage: snap.lineage, version: snap.version, kept };
   return rows;
 }
 
