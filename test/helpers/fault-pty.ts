@@ -84,7 +84,9 @@ export class PtyRun {
     for (;;) {
       await this.pending;
       const t = this.text();
-      if (typeof match === 'string' ? t.includes(match) : match.test(t)) return t;
+      // Only a whole frame (see TerminalHarness.midFrame): a pty hands a long frame over in pieces.
+      const whole = !this.term.modes.synchronizedOutputMode || this.exit !== null;
+      if (whole && (typeof match === 'string' ? t.includes(match) : match.test(t))) return t;
       if (this.exit)
         throw new Error(
           `process exited (${JSON.stringify(this.exit)}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-600))}`,

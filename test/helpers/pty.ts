@@ -116,6 +116,18 @@ export class TerminalHarness {
     return show >= hide;
   }
 
+  /**
+   * Whether the bytes read so far end inside a frame: Ink wraps each frame in synchronized output (DEC mode 2026), and
+   * a terminal that honours it shows nothing of a frame until the frame's end arrives. A pty hands a long frame over
+   * in pieces, so a screen read between two pieces is half old, half new: no user sees it, and no wait accepts it.
+   */
+  get midFrame(): boolean {
+    return this.term.modes.synchronizedOutputMode;
+  }
+
+  /** How many screens the waits have looked at (a test of the waits knows one looked after the screen changed). */
+  screensLooked = 0;
+
   async settle(): Promise<void> {
     await this.pending;
   }
@@ -126,7 +138,9 @@ export class TerminalHarness {
     for (;;) {
       await this.pending;
       const t = this.text();
-      if (typeof match === 'string' ? t.includes(match) : match.test(t)) return t;
+      this.screensLooked++;
+      const whole = !this.midFrame || this.exitCode !== null;
+      if (whole && (typeof match === 'string' ? t.includes(match) : match.test(t))) return t;
       if (this.exitCode !== null)
         throw new Error(
           `process exited (${this.exitCode}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-400))}`,
@@ -141,7 +155,9 @@ export class TerminalHarness {
     for (;;) {
       await this.pending;
       const t = this.text();
-      if (!(typeof match === 'string' ? t.includes(match) : match.test(t))) return;
+      this.screensLooked++;
+      const whole = !this.midFrame || this.exitCode !== null;
+      if (whole && !(typeof match === 'string' ? t.includes(match) : match.test(t))) return;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)} to go away.\nScreen:\n${t}`);
       await new Promise((r) => setTimeout(r, 15));
     }
