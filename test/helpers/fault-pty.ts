@@ -10,6 +10,7 @@ import xterm from '@xterm/headless';
 import { REPO, waitFor } from './fixtures.js';
 import { BIN } from './pty.js';
 import { scaled } from './time-scale.js';
+import { wholeScreens } from './whole-frames.js';
 
 const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
 
@@ -44,11 +45,13 @@ export class PtyRun {
   private pending = Promise.resolve();
   exit: PtyExit | null = null;
   readonly exited: Promise<PtyExit>;
+  private readonly shown: () => string[];
 
   constructor(opts: PtyRunOptions) {
     const cols = opts.cols ?? 80;
     const rows = opts.rows ?? 24;
     this.term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
+    this.shown = wholeScreens(this.term, () => this.buffer());
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, TERM: 'xterm-256color', ...opts.env }))
       if (v !== undefined) env[k] = v;
@@ -71,12 +74,17 @@ export class PtyRun {
     return this.raw;
   }
 
+  /** The screen a user sees: the last whole one while a frame is drawn (whole-frames.ts), the buffer after exit. */
   text(): string {
+    return (this.exit === null ? this.shown() : this.buffer()).join('\n');
+  }
+
+  private buffer(): string[] {
     const buf = this.term.buffer.active;
     const out: string[] = [];
     for (let i = 0; i < this.term.rows; i++)
       out.push((buf.getLine(buf.viewportY + i)?.translateToString(true) ?? '').replace(/\s+$/, ''));
-    return out.join('\n');
+    return out;
   }
 
   async waitForText(match: string | RegExp, timeoutMs = 10_000): Promise<string> {
@@ -84,9 +92,7 @@ export class PtyRun {
     for (;;) {
       await this.pending;
       const t = this.text();
-      // Only a whole frame (see TerminalHarness.midFrame): a pty hands a long frame over in pieces.
-      const whole = !this.term.modes.synchronizedOutputMode || this.exit !== null;
-      if (whole && (typeof match === 'string' ? t.includes(match) : match.test(t))) return t;
+      if (typeof match === 'string' ? t.includes(match) : match.test(t)) return t;
       if (this.exit)
         throw new Error(
           `process exited (${JSON.stringify(this.exit)}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-600))}`,

@@ -11,6 +11,7 @@ import { spawn, type IPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { REPO } from './fixtures.js';
 import { scaled } from './time-scale.js';
+import { frameOpen, wholeScreens } from './whole-frames.js';
 
 const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
 
@@ -38,11 +39,13 @@ export class TerminalHarness {
   exitCode: number | null = null;
   private exitWaiters: Array<(code: number) => void> = [];
   readonly sttyDir: string | null;
+  private readonly shown: () => string[];
 
   constructor(opts: StartOptions = {}) {
     const cols = opts.cols ?? 80;
     const rows = opts.rows ?? 24;
     this.term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
+    this.shown = wholeScreens(this.term, () => this.buffer());
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, TERM: 'xterm-256color', ...opts.env })) {
       if (v !== undefined) env[k] = v;
@@ -90,10 +93,18 @@ export class TerminalHarness {
   }
 
   /**
-   * The visible screen, one string per row, trailing spaces trimmed. Only the terminal's columns: after a narrowing
-   * resize xterm keeps each row's old cells past the right edge, which no one sees (a real terminal drops them).
+   * The visible screen, one string per row, trailing spaces trimmed: while a frame is being drawn, the last whole
+   * screen (whole-frames.ts), once the program has exited, the buffer as it was left.
    */
   screen(): string[] {
+    return this.exitCode === null ? this.shown() : this.buffer();
+  }
+
+  /**
+   * The terminal's buffer. Only the terminal's columns: after a narrowing resize xterm keeps each row's old cells
+   * past the right edge, which no one sees (a real terminal drops them).
+   */
+  private buffer(): string[] {
     const buf = this.term.buffer.active;
     const out: string[] = [];
     for (let i = 0; i < this.term.rows; i++)
@@ -116,13 +127,9 @@ export class TerminalHarness {
     return show >= hide;
   }
 
-  /**
-   * Whether the bytes read so far end inside a frame: Ink wraps each frame in synchronized output (DEC mode 2026), and
-   * a terminal that honours it shows nothing of a frame until the frame's end arrives. A pty hands a long frame over
-   * in pieces, so a screen read between two pieces is half old, half new: no user sees it, and no wait accepts it.
-   */
+  /** Whether the bytes read so far end inside a frame (the screen is then the last whole one). */
   get midFrame(): boolean {
-    return this.term.modes.synchronizedOutputMode;
+    return frameOpen(this.term);
   }
 
   /** How many screens the waits have looked at (a test of the waits knows one looked after the screen changed). */
@@ -139,8 +146,7 @@ export class TerminalHarness {
       await this.pending;
       const t = this.text();
       this.screensLooked++;
-      const whole = !this.midFrame || this.exitCode !== null;
-      if (whole && (typeof match === 'string' ? t.includes(match) : match.test(t))) return t;
+      if (typeof match === 'string' ? t.includes(match) : match.test(t)) return t;
       if (this.exitCode !== null)
         throw new Error(
           `process exited (${this.exitCode}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-400))}`,
@@ -156,8 +162,7 @@ export class TerminalHarness {
       await this.pending;
       const t = this.text();
       this.screensLooked++;
-      const whole = !this.midFrame || this.exitCode !== null;
-      if (whole && !(typeof match === 'string' ? t.includes(match) : match.test(t))) return;
+      if (!(typeof match === 'string' ? t.includes(match) : match.test(t))) return;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)} to go away.\nScreen:\n${t}`);
       await new Promise((r) => setTimeout(r, 15));
     }

@@ -1,10 +1,11 @@
 /**
- * The terminal harness accepts only whole frames. Ink wraps every frame in synchronized output (DEC mode 2026), and
- * a pty hands a long frame to the reader in pieces: a screen read between two pieces is half the new frame over the
- * old one, which no user sees in a terminal that honours the mode. On 2026-12-07 a CI run read the cancel dialog
- * with its title drawn and its key line not yet: `waitForText(title)` matched, the next line's assertion failed.
- * Here a program holds a frame open (its start and first half written, the rest only after a line on its stdin):
- * the wait for the first half must come back with the second half on the screen as well.
+ * The terminal harness shows only whole frames. Ink wraps every frame in synchronized output (DEC mode 2026), and a
+ * pty hands a long frame to the reader in pieces: the buffer between two pieces is half the new frame over the old
+ * one, which no user sees in a terminal that honours the mode. On 2026-12-07 a CI run read the cancel dialog with
+ * its title drawn and its key line not yet: `waitForText(title)` matched, the next line's assertion failed. Here a
+ * program draws a whole frame, then holds the next one open (its start and first half written, the rest only after
+ * a line on its stdin): while it is open the screen is the whole one before it, and the wait for the first half
+ * comes back with the second half on the screen as well.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ const BSU = '\\u001b[?2026h';
 const ESU = '\\u001b[?2026l';
 
 const HALF_FRAME_PROGRAM = `
+process.stdout.write('${BSU}\\u001b[2J\\u001b[Hthe list before the dialog\\r\\n${ESU}');
 process.stdout.write('${BSU}\\u001b[2J\\u001b[Hfirst half of the dialog\\r\\n');
 process.stdin.once('data', () => {
   process.stdout.write('second half: y to confirm\\r\\n${ESU}');
@@ -43,8 +45,9 @@ describe('the terminal harness reads whole frames', () => {
     };
     await until('wrote the first half', () => t.output.includes('first half'));
     await t.settle();
-    expect(t.text()).toContain('first half of the dialog');
     expect(t.midFrame).toBe(true);
+    expect(t.text()).toContain('the list before the dialog');
+    expect(t.text()).not.toContain('first half');
     // The wait looks at this screen (a look after the first half was drawn) and does not take it.
     const looked = t.screensLooked;
     await until('looked again', () => t.screensLooked > looked);
@@ -54,6 +57,7 @@ describe('the terminal harness reads whole frames', () => {
     const screen = await waiting;
     expect(screen).toContain('first half of the dialog');
     expect(screen).toContain('second half: y to confirm');
+    expect(screen).not.toContain('the list before the dialog');
     expect(t.midFrame).toBe(false);
     t.write('done\r');
     expect(await t.waitForExit()).toBe(0);
