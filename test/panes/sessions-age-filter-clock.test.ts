@@ -107,4 +107,48 @@ describe('a filter word an age may hold, as the clock goes on', () => {
       }
     }
   });
+
+  it('a query that changed beside the snapshot (hiding, another word): rows it never looked at are looked at', () => {
+    // A key and a store change land in one frame: the pass before was over the last snapshot with the other query,
+    // so its verdicts cover only the rows that query gave. Same age word, so only the whole query tells them apart.
+    const lineage = {};
+    const mixed = sessions.map((s, i) =>
+      i % 2 === 0
+        ? s
+        : ({ ...s, status: 'finished', modes: s.modes.map((m) => ({ ...m, prompt: 'ship the docs' })) } as SessionView),
+    );
+    const t = T0 + 31_000;
+    const want = (rows: readonly SessionView[]) =>
+      rows
+        .filter((s) => formatAge(s.updatedMs, t) === '5m')
+        .map((s) => s.id)
+        .sort();
+    const ids = (rows: readonly SessionView[]) => rows.map((s) => s.id).sort();
+    const first = { version: 10, sessions: mixed, problems: [], derivedAt: 0, lineage } as SessionsSnapshot;
+    const hidden = visibleSessions(first, { filter: '5m', hideDone: true }, t);
+    expect(ids(hidden)).toEqual(want(mixed.filter((s) => s.status !== 'finished')));
+    const written = { ...mixed[0], updatedMs: (mixed[0] as SessionView).updatedMs } as SessionView;
+    const next = mixed.map((s, i) => (i === 0 ? written : s));
+    const second = {
+      version: 11,
+      sessions: next,
+      problems: [],
+      derivedAt: 0,
+      lineage,
+      delta: { from: 10, changed: [written], removed: [] },
+    } as SessionsSnapshot;
+    const shown = visibleSessions(second, { filter: '5m', hideDone: false }, t);
+    expect(want(next).length).toBeGreaterThan(ids(hidden).length); // the finished rows read "5m" too
+    expect(ids(shown)).toEqual(want(next));
+
+    // Another word beside the age word, then a snapshot with the first word again.
+    const docs = visibleSessions(second, 'docs 5m', t);
+    expect(ids(docs)).toEqual(want(next.filter((s) => s.status === 'finished')));
+    const third = {
+      ...second,
+      version: 12,
+      delta: { from: 11, changed: [], removed: [] },
+    } as SessionsSnapshot;
+    expect(ids(visibleSessions(third, 'checkout 5m', t))).toEqual(want(next.filter((s) => s.status !== 'finished')));
+  });
 });

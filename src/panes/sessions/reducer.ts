@@ -154,7 +154,9 @@ export function visibleSessions(
   const clocked = terms.filter(mayBeInAge);
   if (clocked.length === 0) return wordRows(snap, query, f, terms, now, claude);
   // The other words keep their rows per snapshot; those are narrowed by the words an age may hold, per `now`.
-  return agedRows(snap, rowsTheClockFilters(snap, query, now, claude), clocked, now, claude);
+  // The carried verdicts are for the rows the whole query gave (its other words, hiding, order): its key names all.
+  const whole = `${query.sort ?? ''}\u0000${query.hideDone === true}\u0000${f}`;
+  return agedRows(snap, rowsTheClockFilters(snap, query, now, claude), whole, clocked, now, claude);
 }
 
 /**
@@ -196,14 +198,14 @@ function wordRows(
 
 /**
  * `base` narrowed to the rows whose shown text at `now` (its words, its CLAUDE cell, its AGE cell: rows.ts ageText,
- * the text the row draws) holds every term. The last answer per `base` is kept for the same terms and join, for
+ * the text the row draws) holds every term. The last answer per `base` is kept for the same query and join, for
  * every clock reading at which each of those rows shows the same ages (format.ts sameAgeSpan): a frame, its footer,
  * its settle step and its next-tick look each read the clock, a few ms apart, and with the answer kept for one
  * reading only, 10,000 rows were filtered six times a second (3.9 against 1.1 % of a core at rest).
  *
  * A new snapshot brings new rows. When the last pass was over the snapshot just before it (its delta's `from`, same
  * domain), a session not in the delta kept its SessionView and the last pass's verdict on it holds inside that pass's
- * stretch (same terms and join): only the sessions the change wrote are looked at. The verdicts are kept as the set of
+ * stretch (same query and join): only the sessions the change wrote are looked at. The verdicts are kept as the set of
  * rows kept (a filter keeps few), so a pass allocates no table of all the rows.
  */
 const aged = new WeakMap<
@@ -222,11 +224,15 @@ let lastPass: {
 function agedRows(
   snap: SessionsSnapshot,
   base: readonly SessionView[],
+  /**
+   * The whole query: a pass over the snapshot before, with other words or hiding, judged other rows (a key and a
+   * store change may land in one frame), so its verdicts are carried only to the same query.
+   */
+  key: string,
   terms: readonly string[],
   now: number,
   claude: ReadonlyMap<string, ClaudeSessionView> | undefined,
 ): SessionView[] {
-  const key = terms.join(' ');
   const hit = aged.get(base);
   if (hit && hit.key === key && hit.claude === claude && hit.from <= now && now <= hit.to) return hit.rows;
   const last = lastPass;
