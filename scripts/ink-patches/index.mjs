@@ -103,6 +103,23 @@ export const INK_PATCHES = [
     ],
     wiring: '',
   },
+  {
+    // Ink draws no frame while it thinks it runs in CI (a CI variable in the user's shell): not-ci.mjs says why.
+    name: 'not-ci',
+    file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
+    module: 'not-ci.mjs',
+    binding: '__omcTopCi',
+    edits: [{ find: "import isInCi from 'is-in-ci';", replace: 'const isInCi = __omcTopCi.isInCi;' }],
+    wiring: '',
+  },
+  {
+    // …and writes frames without synchronized output for the same reason.
+    name: 'not-ci-sync',
+    file: /[\\/]ink[\\/]build[\\/]write-synchronized\.js$/,
+    module: 'not-ci.mjs',
+    edits: [{ find: "import isInCi from 'is-in-ci';", replace: 'const isInCi = __omcTop.isInCi;' }],
+    wiring: '',
+  },
 ];
 
 /** The patches for a file path, in table order (none: an empty list). */

@@ -57,8 +57,9 @@ export class TerminalHarness {
     // the CLI e2e test it; every start here still compiles the app the way the bin does.
     if (opts.env?.OMC_TOP_CODE_CACHE === undefined) env.OMC_TOP_CODE_CACHE = '0';
     if (opts.env?.XDG_CACHE_HOME === undefined) env.XDG_CACHE_HOME = path.join(os.tmpdir(), 'omc-top-test-cache');
-    // Ink renders no live frames when CI is set (any value but 0/false).
+    // The runner's own CI variable is not the user's shell: a test that wants one says so (ci-variable.e2e).
     delete env.CI;
+    if (opts.env?.CI !== undefined) env.CI = opts.env.CI;
     delete env.NO_COLOR;
     if (opts.env?.NO_COLOR !== undefined) env.NO_COLOR = opts.env.NO_COLOR;
     let file = process.execPath;
