@@ -5,7 +5,7 @@
 import React from 'react';
 import { render, type Instance } from 'ink';
 import { printErr } from '../io/output.js';
-import { releaseHungUpStdio, stdioTerminals } from './hangup.js';
+import { releaseHungUpStdio, stdioTerminals, terminalHungUp } from './hangup.js';
 import { installJobControl } from './job-control.js';
 import { shellCanResume } from '../io/job-shell.js';
 import { asciiText, localeIsUtf8 } from '../io/glyphs.js';
@@ -98,7 +98,12 @@ export function runFullScreen(
       try {
         return await fn();
       } finally {
-        takeBack();
+        // A terminal that hung up while it was handed over ($EDITOR open in a killed tmux pane) is not taken back:
+        // the first write to it would end the run (an 'error' on the next tick) before the caller had kept what
+        // fn brought back (the text the editor wrote). The end comes a macrotask later, after the caller's own
+        // continuation, with the hang-up's status, whether or not SIGHUP reaches this process.
+        if (terminalHungUp()) setImmediate(() => finish(129));
+        else takeBack();
       }
     }
 

@@ -296,8 +296,9 @@ export async function runExternalEditor(ctx: Ctx, initial: string): Promise<Exte
     // What the editor left there is read like any file omc-top did not write: it may have been replaced.
     const r = readTextSync(dir, name, NOTEPAD_MAX_BYTES);
     if (res.status !== 0) {
-      const message = `${editor} ${res.status === null ? `was ended by ${res.signal ?? 'a signal'}` : `exited with status ${res.status}`}: nothing was saved`;
-      const ended = res.signal !== null || terminalHungUp();
+      const signal = endingSignal(res);
+      const message = `${editor} ${signal !== null ? `was ended by ${signal}` : res.status === null ? 'was ended by a signal' : `exited with status ${res.status}`}: nothing was saved`;
+      const ended = signal !== null || res.status === null || terminalHungUp();
       const changed = r.ok && normalizeDraft(r.text) !== '' && normalizeDraft(r.text) !== normalizeDraft(initial);
       return ended && changed ? { ok: false, message, left: r.text } : { ok: false, message };
     }
@@ -306,6 +307,19 @@ export async function runExternalEditor(ctx: Ctx, initial: string): Promise<Exte
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The signal that ended the editor, or null when it chose its own exit. The command runs through /bin/sh, and a
+ * shell that does not exec its last command (dash) outlives the editor and reports a signal's end as its own
+ * status 128 + n: the editor was killed all the same (a hang-up that reached it and not the shell).
+ */
+export function endingSignal(res: { status: number | null; signal: NodeJS.Signals | null }): string | null {
+  if (res.signal !== null) return res.signal;
+  const n = res.status === null ? 0 : res.status - 128;
+  if (n < 1 || n > 64) return null;
+  const name = Object.entries(os.constants.signals).find(([, v]) => v === n)?.[0];
+  return name ? `${name} (the shell's status ${res.status})` : null;
 }
 
 /**
