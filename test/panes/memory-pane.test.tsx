@@ -256,6 +256,26 @@ describe('memory pane: editing from the keyboard', () => {
     expect(onDisk().teamExtension).toEqual({ owner: 'platform' });
   });
 
+  it('d then y removes nothing when the directive changed on disk while the question was open', async () => {
+    const a = await open();
+    await a.press('G');
+    await a.waitForText(/▸ 7\s+note\s+Use pnpm/);
+    await a.press('d');
+    await a.waitForText('Remove this directive?');
+    // Another writer changes its context and priority (its text, and so its identity, stays).
+    const m = onDisk();
+    const target = m.userDirectives.find((d: any) => d.directive === 'Use pnpm, not npm or yarn');
+    target.context = 'NEW context written meanwhile';
+    target.priority = 'high';
+    fs.writeFileSync(memFile(), JSON.stringify(m, null, 2));
+    const bytes = fs.readFileSync(memFile(), 'utf8');
+    await a.press('y');
+    await a.waitForText("this directive's context was changed on disk since you asked");
+    await a.waitForText('nothing was removed');
+    expect(fs.readFileSync(memFile(), 'utf8')).toBe(bytes);
+    expect(texts()).toContain('Use pnpm, not npm or yarn');
+  });
+
   it('warns before a save pushes a directive out (OMC keeps 20: high first, then newest)', async () => {
     const twenty = Array.from({ length: 20 }, (_, i) => ({
       timestamp: 1_796_000_000_000 + i,

@@ -137,7 +137,15 @@ export function confirmRemove(ctx: Ctx, row: DirectiveRow): void {
     onConfirm: () =>
       runSave(
         ctx,
-        { kind: 'remove', target: row.key },
+        {
+          kind: 'remove',
+          target: row.key,
+          base: {
+            directive: row.directive.directive,
+            context: row.directive.context ?? '',
+            priority: row.directive.priority,
+          },
+        },
         [],
         `directive removed: ${firstLineQuoted(row.directive.directive)}`,
       ),

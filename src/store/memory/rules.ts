@@ -44,7 +44,11 @@ export type DirectiveOp =
    * then and left alone by the user keeps the disk's value; one both changed, differently, refuses the save.
    */
   | { kind: 'edit'; target: string; input: DirectiveInput; base?: DirectiveInput }
-  | { kind: 'remove'; target: string };
+  /**
+   * `base`: the directive as the user saw it when asked to remove it. One changed on disk since then (its context or
+   * priority: the text is part of its identity) is not removed: the user agreed to remove what they saw.
+   */
+  | { kind: 'remove'; target: string; base?: DirectiveInput };
 
 export type OpResult =
   | {
@@ -116,7 +120,16 @@ export function applyOp(list: readonly Directive[], op: DirectiveOp): OpResult {
       ok: false,
       reason: 'that directive is no longer in the file (OMC or another editor changed it); nothing was changed',
     };
-  if (op.kind === 'remove') return { ok: true, list: list.filter((_, j) => j !== i), dropped: [], changed: null };
+  if (op.kind === 'remove') {
+    const now = list[i] as Directive;
+    const moved = op.base ? FIELDS.find((f) => (now[f] ?? '') !== (op.base as DirectiveInput)[f]) : undefined;
+    if (moved)
+      return {
+        ok: false,
+        reason: `this directive's ${moved} was changed on disk since you asked (now "${cleanLine(String(now[moved] ?? ''))}"): nothing was removed`,
+      };
+    return { ok: true, list: list.filter((_, j) => j !== i), dropped: [], changed: null };
+  }
   const merged = mergeEdit(list[i] as Directive, op.input, op.base);
   if ('conflict' in merged) {
     const now = list[i] as Directive;
