@@ -26,6 +26,12 @@ export type DraftOffer<T> =
   | { kind: 'bad'; problem: string; file: string; target: string };
 
 /**
+ * How long before a draft was kept a save in the same hang-up can have stamped what it wrote: the save runs just
+ * before the keep, and a notepad stamp names only its minute (a margin for a slow disk and the minute's turn).
+ */
+export const LANDED_WITHIN_MS = 2 * 60_000;
+
+/**
  * The offer for `target`, if a file is kept: `restore` turns the draft into the pane's field, or returns why the
  * draft's choice cannot be used (the file is then shown as a problem, not applied). `landed` looks at what is on
  * disk now: a hang-up in the middle of a save keeps the draft even when the save went through, and restoring an
@@ -36,7 +42,8 @@ export function offerFor<T>(
   target: string,
   limits: FieldLimits,
   restore: (d: KeptDraft) => T | string,
-  landed: (restored: T) => string | null = () => null,
+  /** `keptAt`: when the draft was kept; a save that went through in the same hang-up was made just before it. */
+  landed: (restored: T, keptAt: number) => string | null = () => null,
 ): DraftOffer<T> | null {
   const r: KeptRead = drafts.read(target, limits);
   if (r.kind === 'none') return null;
@@ -44,7 +51,7 @@ export function offerFor<T>(
   const back = restore(r.draft);
   if (typeof back === 'string') return { kind: 'bad', problem: back, file: r.file, target };
   const base = { keptAt: r.draft.keptAt, why: r.draft.why, file: r.file, target, preview: previewOf(r.draft) };
-  const where = landed(back);
+  const where = landed(back, r.draft.keptAt);
   // `where` may quote the file (an entry's stamp): cleaned once here for the offer line and the refusal of r alike.
   if (where !== null) return { kind: 'landed', ...base, where: truncate(cleanLine(where), 200) };
   return { kind: 'draft', ...base, restore: back };

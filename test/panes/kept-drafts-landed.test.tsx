@@ -144,6 +144,42 @@ describe('a kept draft whose save went through', () => {
   });
 });
 
+describe('a kept draft that says what an older item says', () => {
+  const OLD_ENTRY = 'autopilot execution: 4/9 tasks done. Blocked on payment sandbox credentials for the e2e step.';
+
+  it("notepad: a new entry typed with an older entry's words is offered back, not called saved", async ({
+    project,
+    app: mount,
+  }) => {
+    const notepad = path.join(project.root, 'notepad.md');
+    const first = await mount({ columns: 110, rows: 30 });
+    await first.waitForText('ralph 3/10');
+    first.send('n');
+    await first.waitForText(/Working Memory · 5 entries/);
+    first.send('a');
+    await first.waitForText('New Working Memory entry');
+    first.send(OLD_ENTRY);
+    await first.waitForText('Blocked on payment sandbox credentials for the e2e step.');
+    // Kept a week after the entry with the same words was written: that entry is not this draft's save.
+    expect(hangUp(first)).toHaveLength(1);
+    await first.unmount();
+
+    const next = await mount({ columns: 110, rows: 30 });
+    await next.waitForText('ralph 3/10');
+    next.send('n');
+    await next.waitForText(/Working Memory · 5 entries/);
+    next.send('a');
+    await next.waitForText(KEPT_OFFER);
+    expect(flat(next.text())).not.toContain('saved already');
+    next.send(KEY.ctrl('r'));
+    await next.waitForText('the kept draft is back in the field');
+    expect(draftText(next)).toBe(OLD_ENTRY);
+    next.send(KEY.ctrl('s'));
+    await next.waitForText('added Working Memory entry');
+    expect(count(fs.readFileSync(notepad, 'utf8'), OLD_ENTRY)).toBe(2);
+  });
+});
+
 describe('$EDITOR keys offer a kept draft first', () => {
   it('e on an entry opens the in-app editor with the offer, and $EDITOR is not run', async ({ app: mount }) => {
     const first = await mount({ columns: 110, rows: 30 });

@@ -100,7 +100,9 @@ const field = (fn: (f: tf.TextField) => tf.TextField) => unlessOffer((ctx) => ct
 /** a / e: the form, with the directive draft kept at the last hang-up offered before anything is typed. */
 const openForm = (ctx: Ctx, open: (s: S) => S) => {
   const model = ctx.store.memory.model(ctx.app.now());
-  const offer = offerFor(ctx.store.drafts, KEPT_TARGET, KEPT_LIMITS, formFromKept, (f) => landedIn(f, model));
+  const offer = offerFor(ctx.store.drafts, KEPT_TARGET, KEPT_LIMITS, formFromKept, (f, keptAt) =>
+    landedIn(f, model, keptAt),
+  );
   ctx.set((s) => withOffer(open(s), offer));
 };
 const move = (ctx: Ctx, to: Parameters<typeof moveSelection>[2]) => {

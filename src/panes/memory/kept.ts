@@ -6,6 +6,7 @@
  */
 import { isObj } from '../../io/json.js';
 import type { DraftToKeep } from '../../kit/pane.js';
+import { LANDED_WITHIN_MS } from '../../kit/kept-drafts.js';
 import type { KeptDraft } from '../../store/drafts/draft-file.js';
 import { CONTEXT_MAX_CHARS, DIRECTIVE_MAX_CHARS } from '../../store/memory/schema.js';
 import type { MemoryModel } from '../../store/memory/model.js';
@@ -59,9 +60,10 @@ export function formFromKept(d: KeptDraft): DirectiveForm | string {
 /**
  * Where the draft already is in project-memory.json, or null: a hang-up during its save keeps the draft even when
  * the save went through, and restoring a new directive then would add it twice. The same directive text and
- * context (as the save trims them) and priority count as there.
+ * context (as the save trims them) and priority count as there, in a directive that save could have written: an
+ * edit keeps its directive's timestamp, an add stamps its own moment, just before the draft was kept.
  */
-export function landedIn(form: DirectiveForm, model: MemoryModel | null): string | null {
+export function landedIn(form: DirectiveForm, model: MemoryModel | null, keptAt: number): string | null {
   if (!model) return null;
   const directive = form.directive.text.trim();
   const context = form.context.text;
@@ -72,8 +74,14 @@ export function landedIn(form: DirectiveForm, model: MemoryModel | null): string
     (directive === init.directive.trim() && context === init.context && priority === init.priority)
   )
     return null;
+  const editedAt = form.mode === 'edit' && form.target !== null ? Number(form.target.split('\u0000')[0]) : null;
+  const written = (at: number) => (editedAt !== null ? at === editedAt : at >= keptAt - LANDED_WITHIN_MS);
   const there = model.directives.find(
-    (r) => r.directive.directive === directive && r.directive.context === context && r.directive.priority === priority,
+    (r) =>
+      r.directive.directive === directive &&
+      r.directive.context === context &&
+      r.directive.priority === priority &&
+      written(r.directive.timestamp),
   );
   return there ? `it is directive ${there.rank} in project-memory.json` : null;
 }

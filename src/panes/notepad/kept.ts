@@ -8,11 +8,11 @@ import { isObj, type Obj } from '../../io/json.js';
 import type { DraftToKeep } from '../../kit/pane.js';
 import { cutTo, type KeptDraft } from '../../store/drafts/draft-file.js';
 import type { EntryRef } from '../../store/notepad/edits.js';
-import { LIMITS, SECTION_TITLES, type EntrySection, type SectionId } from '../../store/notepad/format.js';
+import { entryStamp, LIMITS, SECTION_TITLES, type EntrySection, type SectionId } from '../../store/notepad/format.js';
 import type { NotepadSnapshot } from '../../store/notepad/model.js';
 import { normalizeDraft } from '../../store/notepad/validate.js';
 import type { KeptDrafts } from '../../store/drafts/kept-drafts.js';
-import { offerFor, type DraftOffer } from '../../kit/kept-drafts.js';
+import { LANDED_WITHIN_MS, offerFor, type DraftOffer } from '../../kit/kept-drafts.js';
 import { bufferOf } from './editor.js';
 import { isDirty, type EditorSession } from './reducer.js';
 
@@ -105,14 +105,19 @@ export function editorFromKept(d: KeptDraft, section: SectionId): EditorSession 
 /**
  * Where the draft's text already is in the notepad, or null: a hang-up during its save keeps the draft even when
  * the save went through, and restoring it then would add the entry twice (or find its edited entry gone and offer
- * to add it as new). Judged by OMC's reading of the text, as merges are.
+ * to add it as new). Judged by OMC's reading of the text, as merges are, and only in an entry that save could have
+ * written: an edit keeps its entry's stamp, an add stamps its entry at its own moment. An older entry that happens
+ * to say the same is not this draft's save.
  */
-export function landedIn(ed: EditorSession, snap: NotepadSnapshot): string | null {
+export function landedIn(ed: EditorSession, snap: NotepadSnapshot, keptAt: number): string | null {
   const text = normalizeDraft(ed.buf.text);
   if (text === '' || text === normalizeDraft(ed.initial)) return null;
   if (ed.kind === 'priority')
     return normalizeDraft(snap.sections.priority.raw) === text ? 'it is Priority Context in notepad.md now' : null;
-  const there = snap.sections[ed.section].entries.find((e) => normalizeDraft(e.raw) === text);
+  const since = entryStamp(keptAt - LANDED_WITHIN_MS);
+  const written = (stamp: string | null) =>
+    ed.kind === 'edit' ? stamp === (ed.target?.stamp ?? null) : stamp !== null && stamp >= since;
+  const there = snap.sections[ed.section].entries.find((e) => normalizeDraft(e.raw) === text && written(e.stamp));
   if (!there) return null;
   return `it is in notepad.md as the ${SECTION_TITLES[ed.section]} entry ${there.stamp ?? '(untimed text)'}`;
 }
@@ -128,6 +133,6 @@ export function notepadOffer(
     keptTarget(section),
     KEPT_READ_LIMITS,
     (d) => editorFromKept(d, section),
-    (ed) => landedIn(ed, snap),
+    (ed, keptAt) => landedIn(ed, snap, keptAt),
   );
 }
