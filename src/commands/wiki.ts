@@ -9,6 +9,7 @@ import { cleanLine } from '../io/sanitize.js';
 import { headUnits } from '../io/grapheme-cut.js';
 import { printErr, printJson, printOut } from '../io/output.js';
 import { WikiDomain } from '../store/wiki/domain.js';
+import { omcReadsIt, type WikiPage } from '../store/wiki/page.js';
 import { parseArgs, UsageError } from './args.js';
 import { shownPath } from '../io/shown-path.js';
 
@@ -44,6 +45,17 @@ function parseLimit(v: string | true | undefined): number {
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit needs a whole number from 1 up, got ${got}`);
   if (n > MAX_LIMIT) throw new UsageError(`--limit is at most ${groupDigits(MAX_LIMIT)}, got ${got}`);
   return n;
+}
+
+/** Pages named with why, the first PAGES_NAMED of them; how many more there are (the Wiki pane's L lists all). */
+const PAGES_NAMED = 10;
+function pageList(pages: readonly WikiPage[]): string {
+  const named = pages
+    .slice(0, PAGES_NAMED)
+    .map((p) => `${shownPath(p.filename)} (${p.issues[0]?.message ?? 'unreadable'})`)
+    .join('; ');
+  const more = pages.length - PAGES_NAMED;
+  return more > 0 ? `${named}; and ${more} more (the Wiki pane's L lists them all)` : named;
 }
 
 export async function runWikiCommand(argv: readonly string[]): Promise<number> {
@@ -95,16 +107,15 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
     printErr(
       `omc-top: ${snap.dir === 'missing' ? `no wiki yet at ${shownPath(res.root)}/wiki` : `${shownPath(res.root)}/wiki: ${snap.dirMessage}`}\n`,
     );
-  const unreadable = snap.pages.filter((p) => !p.searchable);
-  if (unreadable.length > 0) {
-    const list = unreadable
-      .slice(0, 5)
-      .map((p) => `${shownPath(p.filename)} (${p.issues[0]?.message ?? 'unreadable'})`)
-      .join('; ');
+  const notSearched = snap.pages.filter((p) => !p.searchable);
+  const tooLarge = notSearched.filter(omcReadsIt);
+  const skipped = notSearched.filter((p) => !omcReadsIt(p));
+  if (skipped.length > 0)
+    printErr(`omc-top: ${skipped.length} wiki page(s) not searched, as OMC skips them too: ${pageList(skipped)}\n`);
+  if (tooLarge.length > 0)
     printErr(
-      `omc-top: ${unreadable.length} wiki page(s) not searched, as OMC skips them too: ${list}${unreadable.length > 5 ? '; …' : ''}\n`,
+      `omc-top: ${tooLarge.length} wiki page(s) too large for omc-top, not searched: OMC reads ${tooLarge.length === 1 ? 'it' : 'them'}, so its own ranking can hold ${tooLarge.length === 1 ? 'it' : 'them'}: ${pageList(tooLarge)}\n`,
     );
-  }
 
   if (json) {
     const rows = result.hits.map((h) => ({

@@ -27,6 +27,7 @@ import {
   type ReadFailure,
   type ReadFailureCode,
   type ReadOk,
+  type ReadOptions,
 } from './safe-fs/index.js';
 import { sameStamp } from './file-stamp.js';
 
@@ -125,6 +126,8 @@ export interface LastGoodFileOptions<T> {
   maxBytes?: number;
   /** What the root is called in a refusal (fsx.readTextSync's option); default "the .omc root". */
   rootLabel?: string;
+  /** NUL bytes are text the file's own reader takes as characters (fsx.readTextSync's `keepNul`). */
+  keepNul?: boolean;
   /** `digest` identifies these bytes (null with `remember: 'nothing'`): a domain that needs a revision reuses it. */
   parse(read: ReadOk, digest: string | null): Parsed<T>;
   /** What a read that failed (other than "missing") means; by default a failure. */
@@ -181,14 +184,14 @@ export class LastGoodFile<T> extends LastGood<T> {
     return this.stamp?.mtimeMs ?? -1;
   }
 
+  private get readOptions(): ReadOptions | undefined {
+    const { rootLabel, keepNul } = this.opts;
+    return rootLabel || keepNul ? { ...(rootLabel ? { rootLabel } : {}), ...(keepNul ? { keepNul } : {}) } : undefined;
+  }
+
   /** Reads the file now. Returns true when what is shown changed. */
   read(edge: ReadEdge): boolean {
-    const r = readTextSync(
-      this.root,
-      this.rel,
-      this.opts.maxBytes,
-      this.opts.rootLabel ? { rootLabel: this.opts.rootLabel } : undefined,
-    );
+    const r = readTextSync(this.root, this.rel, this.opts.maxBytes, this.readOptions);
     this.readFailure = r.ok || r.code === 'missing' ? null : r.code;
     if (!r.ok && r.code === 'missing') {
       this.missing = true;

@@ -36,7 +36,9 @@ describe('omc-top --json: wiki and project_memory', () => {
     );
 
     expect(doc.wiki).toMatchObject({ dir: 'ok', pages: 11, searchable: 10 });
-    expect(doc.wiki.not_searchable).toEqual([{ file: 'broken.md', reason: expect.stringMatching(/^no frontmatter/) }]);
+    expect(doc.wiki.not_searchable).toEqual([
+      { file: 'broken.md', reason: expect.stringMatching(/^no frontmatter/), omc_reads: false },
+    ]);
     // OMC's own wiki_lint on the same pages now (its "stale" is 30 days from a page's `updated`, so the counts of
     // the fixture's pages change with the wall clock: the text recorded at capture time is not the referee).
     const omc = (await omcWikiLint()).lintWiki(p.dir);

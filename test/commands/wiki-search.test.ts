@@ -40,6 +40,25 @@ describe('omc-top wiki search', () => {
     expect(Object.keys(rows[0])).toEqual(['slug', 'title', 'score', 'snippet']);
   });
 
+  it('names a page too large for omc-top apart from those OMC skips: OMC ranks it, so the list can differ', async ({
+    project: p,
+  }) => {
+    const wiki = path.join(p.root, 'wiki');
+    const page = (title: string, body: string) =>
+      `---\ntitle: "${title}"\ntags: []\ncreated: 2026-11-01T00:00:00.000Z\nupdated: 2026-11-01T00:00:00.000Z\nsources: []\nlinks: []\ncategory: reference\nconfidence: medium\nschemaVersion: 1\n---\n${body}\n`;
+    fs.writeFileSync(path.join(wiki, 'big-zebra.md'), page('Big zebra', 'zebra ' + 'x'.repeat(9 * 1024 * 1024)));
+    fs.writeFileSync(path.join(wiki, 'no-fm-zebra.md'), '# zebra without frontmatter\n');
+    const r = run(['wiki', 'search', 'zebra', '--json', '--cwd', p.dir]);
+    expect(r.code).toBe(0);
+    const { queryWiki } = await omcWikiQuery();
+    expect((queryWiki(p.dir, 'zebra') as any[]).map((m) => m.page.filename)).toContain('big-zebra.md');
+    expect(r.stderr).toMatch(/1 wiki page\(s\) not searched, as OMC skips them too: no-fm-zebra\.md \(no frontmatter/);
+    expect(r.stderr).toMatch(
+      /1 wiki page\(s\) too large for omc-top, not searched: OMC reads it, so its own ranking can hold it: big-zebra\.md/,
+    );
+    expect(r.stderr).not.toMatch(/big-zebra\.md[^\n]*as OMC skips/);
+  });
+
   it('joins words into one query, honours --limit, --category and --tag like OMC, and works with --root', async () => {
     const r = run([
       'wiki',

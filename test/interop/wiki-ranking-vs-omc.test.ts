@@ -160,10 +160,17 @@ describe('wiki ranking equals OMC queryWiki run live on generated pages', () => 
         Buffer.from(' token end\n'),
       ]),
     );
+    // NUL bytes in a good page: OMC reads them as characters and ranks the page; so must omc-top.
+    write(
+      'nul-bytes.md',
+      fm({ title: 'Nul token page', tags: ['zebra'] }),
+      '\n# Nul\n\nbefore\u0000zebra token\u0000after\n',
+    );
   });
   afterAll(() => p.cleanup());
 
   const queries: Array<[string, { tags?: string[]; category?: string; limit?: number }?]> = [
+    ['zebra'],
     ['auth token'],
     ['Auth Architecture'],
     ['認証'],
@@ -209,6 +216,7 @@ describe('wiki ranking equals OMC queryWiki run live on generated pages', () => 
     expect(await omcs(p.dir, 'zzzzqqq')).toEqual([]);
     const files = (await omcs(p.dir, 'token', { limit: 50 })).map((r) => r.file);
     expect(files).toContain('latin1.md');
+    expect(files).toContain('nul-bytes.md');
     for (const skipped of ['no-frontmatter.md', 'unclosed.md', 'no-newline-after-fence.md', 'bom.md'])
       expect(files).not.toContain(skipped);
   });

@@ -31,10 +31,11 @@ export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 /** How a read treats its bytes. */
 export interface ReadOptions {
   /**
-   * NUL bytes separate fields (a process's /proc/<pid>/cmdline): the text keeps them, for the caller
-   * to split on. Otherwise a NUL means binary data and the file is refused.
+   * NUL bytes are part of the text: they separate fields (a process's /proc/<pid>/cmdline, for the caller to split
+   * on), or the file's own reader takes them as characters (OMC reads a wiki page with NULs in it like any other).
+   * Otherwise a NUL means binary data and the file is refused.
    */
-  nulSeparated?: boolean;
+  keepNul?: boolean;
   /** What the root is called in a refusal ("symlink points outside <it>"); default "the .omc root". */
   rootLabel?: string;
   /**
@@ -193,7 +194,7 @@ function readOpenFile(fd: number, maxBytes: number, opts: ReadOptions = {}): Rea
       };
     }
     const bytes = buf.subarray(0, got);
-    if (!opts.nulSeparated && bytes.includes(0)) {
+    if (!opts.keepNul && bytes.includes(0)) {
       return { ok: false, code: 'binary', message: 'contains NUL bytes (binary data, not text); not read' };
     }
     let text: string;

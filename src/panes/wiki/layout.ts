@@ -3,6 +3,7 @@
  * list (two rows per page), the lint list, and the page body.
  */
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
+import { omcReadsIt } from '../../store/wiki/page.js';
 import type { LintReport } from '../../store/wiki/lint.js';
 import { listView, type Ids, type ListView } from '../../kit/list.js';
 import type { Size } from '../../kit/pane.js';
@@ -30,14 +31,38 @@ export function visibleRows(l: ResultsLayout): WikiRow[] {
   return out;
 }
 
+/** Pages past omc-top's read limit, once per snapshot (a keystroke lays out again, the pages stay the same). */
+const tooLargeCounts = new WeakMap<WikiSnapshot, number>();
+function tooLargeIn(snap: WikiSnapshot): number {
+  let n = tooLargeCounts.get(snap);
+  if (n === undefined) {
+    n = 0;
+    for (const p of snap.pages) if (!p.searchable && omcReadsIt(p)) n += 1;
+    tooLargeCounts.set(snap, n);
+  }
+  return n;
+}
+
+/**
+ * The line above search results when some pages are not searched: those OMC cannot read either (it skips them too),
+ * and those only omc-top does not search (too large for it: OMC reads them, so its own ranking can hold them).
+ */
+export function notSearchedNote(unsearchable: number, tooLarge: number): string {
+  const skipped = unsearchable - tooLarge;
+  const parts: string[] = [];
+  if (skipped > 0) parts.push(`${skipped} page${skipped === 1 ? '' : 's'} OMC cannot read`);
+  if (tooLarge > 0)
+    parts.push(
+      `${tooLarge} page${tooLarge === 1 ? '' : 's'} too large for omc-top (OMC reads ${tooLarge === 1 ? 'it' : 'them'})`,
+    );
+  return `${parts.join(' and ')} ${unsearchable === 1 ? 'is' : 'are'} not searched (L lists them)`;
+}
+
 export function resultsLayout(state: WikiPaneState, domain: WikiDomain, snap: WikiSnapshot, body: Size): ResultsLayout {
   // Memoised per snapshot and query, names included (the view, the settle step and the keys each lay out the list).
   const rows = wikiRows(domain, snap, state);
   const { unsearchable, searching } = rows;
-  const note =
-    searching && unsearchable > 0
-      ? `${unsearchable} page${unsearchable === 1 ? '' : 's'} OMC cannot read ${unsearchable === 1 ? 'is' : 'are'} not searched (L lists them)`
-      : null;
+  const note = searching && unsearchable > 0 ? notSearchedNote(unsearchable, tooLargeIn(snap)) : null;
   const height = Math.max(1, Math.floor((body.rows - 3 - (note ? 1 : 0)) / 2));
   const names = rows.names;
   return { rows, names, unsearchable, searching, note, height, view: listView(state.list, names, height) };

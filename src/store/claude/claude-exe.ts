@@ -87,7 +87,7 @@ export function judgeClaudeExe(pid: number, exe: string, argv: readonly string[]
 }
 
 function argvOf(pid: number): string[] | null {
-  const r = readTextSync('/proc', `${pid}/cmdline`, CMDLINE_MAX_BYTES, { nulSeparated: true });
+  const r = readTextSync('/proc', `${pid}/cmdline`, CMDLINE_MAX_BYTES, { keepNul: true });
   if (!r.ok) return null;
   const argv = r.text.split('\u0000');
   if (argv[argv.length - 1] === '') argv.pop();

@@ -36,7 +36,7 @@ export function pluginDirsOf(pid: number, cwd: string | null): string[] | null {
 /** A live process's command line, argv[0] first (null: it cannot be read here). */
 export function commandLineOf(pid: number): string[] | null {
   if (process.platform !== 'linux' || !Number.isSafeInteger(pid) || pid <= 0) return null;
-  const r = readTextSync('/proc', `${pid}/cmdline`, CMDLINE_MAX_BYTES, { nulSeparated: true });
+  const r = readTextSync('/proc', `${pid}/cmdline`, CMDLINE_MAX_BYTES, { keepNul: true });
   if (!r.ok) return null;
   const argv = r.text.split('\u0000');
   if (argv[argv.length - 1] === '') argv.pop();

@@ -26,7 +26,7 @@ export type ProcessEnviron = { ok: true; env: Map<string, string> } | { ok: fals
 export function environOfProcess(pid: number): ProcessEnviron {
   if (process.platform !== 'linux') return { ok: false, why: 'no /proc on this system' };
   if (!Number.isSafeInteger(pid) || pid <= 0) return { ok: false, why: `no such process id ${pid}` };
-  const r = readTextSync('/proc', `${pid}/environ`, ENVIRON_MAX_BYTES, { nulSeparated: true, rootLabel: '/proc' });
+  const r = readTextSync('/proc', `${pid}/environ`, ENVIRON_MAX_BYTES, { keepNul: true, rootLabel: '/proc' });
   if (!r.ok) return { ok: false, why: cleanLine(r.message) };
   const env = new Map<string, string>();
   for (const kv of r.text.split('\u0000')) {

@@ -12,7 +12,7 @@ import { cleanLine } from '../../io/sanitize.js';
 import { shownPath } from '../../io/shown-path.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
-import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
+import { buildPage, entryProblemPage, omcReadsIt, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
 import { DATE_NOT_SET } from './frontmatter.js';
 import { rankWiki, searchWiki, type Ranking, type SearchOptions, type SearchResult } from './search.js';
 import { WikiSearchIndex } from './search-index.js';
@@ -293,7 +293,11 @@ export class WikiDomain implements Domain {
         searchable: snap.searchable.length,
         not_searchable: snap.pages
           .filter((p) => !p.searchable)
-          .map((p) => ({ file: shownPath(p.filename), reason: p.issues[0]?.message ?? 'unreadable' })),
+          .map((p) => ({
+            file: shownPath(p.filename),
+            reason: p.issues[0]?.message ?? 'unreadable',
+            omc_reads: omcReadsIt(p),
+          })),
         categories: snap.categories.map(cleanLine),
         lint: lint.counts,
       },
@@ -350,6 +354,8 @@ export class WikiDomain implements Domain {
       // Pages are read only when their stat moved, and parsing one costs about what a digest would.
       f = new LastGoodFile(this.root, `${WIKI_DIR}/${name}`, {
         maxBytes: WIKI_PAGE_MAX_BYTES,
+        // OMC reads a page with NUL bytes in it as text, and ranks it: so is it read here.
+        keepNul: true,
         parse: toPage,
         onReadFailure: toPage,
         remember: 'nothing',

@@ -16,7 +16,16 @@ export const WIKI_PAGE_MAX_BYTES = 8 * 1024 * 1024;
 /** Pages above this get a "huge" badge and the page view shows only their start. */
 export const WIKI_HUGE_BYTES = 1024 * 1024;
 
-export type IssueKind = 'unparseable' | 'bom' | 'bad-name' | 'invalid-utf8' | 'crlf' | 'huge' | 'unreadable';
+export type IssueKind =
+  | 'unparseable'
+  | 'bom'
+  | 'bad-name'
+  | 'invalid-utf8'
+  | 'crlf'
+  | 'huge'
+  | 'unreadable'
+  /** Past omc-top's read limit: OMC reads it (it has none), so its own ranking can hold this page. */
+  | 'too-large';
 
 export interface PageIssue {
   kind: IssueKind;
@@ -228,6 +237,11 @@ function emptyPage(filename: string, stamp: FileStamp, issues: PageIssue[], rawT
   return new IndexedPage({ filename, stamp, frontmatter: null, issues, rawText }, '');
 }
 
+/** A page omc-top does not search that OMC reads all the same (past omc-top's read limit). */
+export function omcReadsIt(page: WikiPage): boolean {
+  return page.issues.some((i) => i.kind === 'too-large');
+}
+
 /** OMC refuses to read names with a path separator or ".." in them (its safeWikiPath). */
 export function omcRefusesName(filename: string): boolean {
   return filename.includes('/') || filename.includes('\\') || filename.includes('..');
@@ -238,12 +252,16 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
   if (!r.ok) {
     const stamp = { mtimeMs: -1, size: -1, ino: -1 };
     // fsx messages can quote a path from the filesystem: clean it like any other text from disk.
+    const tooLarge = r.code === 'too-large';
     const message = cleanLine(
-      r.code === 'too-large'
-        ? `${r.message} (OMC still reads it; omc-top does not index it)`
-        : `${r.message}; not indexed`,
+      tooLarge ? `${r.message} (OMC reads it; omc-top does not search it)` : `${r.message}; not indexed`,
     );
-    return emptyPage(filename, stamp, [{ kind: 'unreadable', severity: 'error', message }], null);
+    return emptyPage(
+      filename,
+      stamp,
+      [{ kind: tooLarge ? 'too-large' : 'unreadable', severity: 'error', message }],
+      null,
+    );
   }
   const stamp = { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino };
   const issues: PageIssue[] = [];
