@@ -184,9 +184,15 @@ export class LastGoodFile<T> extends LastGood<T> {
     return this.stamp?.mtimeMs ?? -1;
   }
 
+  /** The safe read's options, made once (a start reads thousands of files through these objects). */
+  private readOptionsMade: ReadOptions | undefined | null = null;
   private get readOptions(): ReadOptions | undefined {
-    const { rootLabel, keepNul } = this.opts;
-    return rootLabel || keepNul ? { ...(rootLabel ? { rootLabel } : {}), ...(keepNul ? { keepNul } : {}) } : undefined;
+    if (this.readOptionsMade === null) {
+      const { rootLabel, keepNul } = this.opts;
+      this.readOptionsMade =
+        rootLabel || keepNul ? { ...(rootLabel ? { rootLabel } : {}), ...(keepNul ? { keepNul } : {}) } : undefined;
+    }
+    return this.readOptionsMade;
   }
 
   /** Reads the file now. Returns true when what is shown changed. */
