@@ -331,6 +331,43 @@ describe('a tree omc-top may not fully read (OMC writes 0600; omc-top runs as an
     t.write('q');
     expect(await t.waitForExit()).toBe(0);
   });
+  it('the monitor: a watched session directory closed (chmod 000) is unreadable on screen and in status --tmux', async ({
+    tempDir,
+    pty,
+  }) => {
+    const sc = scene(tempDir);
+    sc.giveBack();
+    const t = pty({
+      cwd: sc.dir,
+      cols: 110,
+      rows: 24,
+      env: sc.env,
+      bin: READER_BIN,
+      ...(asRoot ? { wrap: AS_NOBODY } : {}),
+    });
+    await t.waitForText(/3 sess · 3 running/, 30_000);
+    await t.waitForText(/ live\s*$/m, 30_000);
+    // The owner closes one session directory (its watch stays on it; only its mode changes).
+    fs.chmodSync(sc.sessionDir, 0o000);
+    try {
+      await t.waitForText(/3 sess · .*1 unreadable/, 15_000);
+      await t.waitForText(/needs you: 1 /, 15_000);
+      // Its row keeps the loop last read, marked unreadable (the last-good rule), not the verdict it had.
+      expect(t.text()).toMatch(/unreadable\s+a1b2c3d4\s+ralph 1\/10/);
+      expect(t.text()).toMatch(/state\/sessions\/a1b2c3d4-0000-4000-8000-0000000000d2: permission denied/);
+      // status --tmux reads what the monitor published: the same count, not the verdict from before the chmod.
+      await waitFor(() => /needs you: 1/.test(run(sc, ['status', '--tmux']).stdout), {
+        what: 'status --tmux: needs you: 1',
+        timeoutMs: 15_000,
+      });
+    } finally {
+      fs.chmodSync(sc.sessionDir, 0o755);
+    }
+    await t.waitForText(/3 sess · 3 running/, 15_000);
+    t.write('q');
+    expect(await t.waitForExit()).toBe(0);
+  });
+
   it('the monitor: a root it may not read offers no write key in any pane; pressed, one says why; offered once readable', async ({
     tempDir,
     pty,

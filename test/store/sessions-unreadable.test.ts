@@ -319,6 +319,64 @@ describe('a session directory omc-top may not list, live', () => {
     writeLiveRalph(p, { sessionId: D, iteration: 2, max: 10 });
     await waitFor(() => view(store, D)?.modes[0]?.iteration === 2, { what: 'a write in it' });
   });
+
+  it('a watched session directory closed (chmod 000) while watched is unreadable at once, and back once opened', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    writeLiveRalph(p, { sessionId: S, iteration: 3, max: 10 });
+    writeLiveRalph(p, { sessionId: D, iteration: 1, max: 10 });
+    const dir = path.join(p.root, 'state', 'sessions', D);
+    const store = open(p, newStore, 'auto');
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
+    await waitFor(() => view(store, D)?.status === 'enforced', { what: 'enforced' });
+    // The owner closes it: only its mode changes (IN_ATTRIB, named by the watch on state/sessions). Its own watch
+    // stays on; nothing in it is written, so no event inside it says anything.
+    fault = refuseReads('EACCES', (abs) => abs === dir || abs.startsWith(`${dir}/`));
+    fs.chmodSync(dir, 0o000);
+    try {
+      await waitFor(() => view(store, D)?.status === 'unreadable', { what: 'unreadable after the chmod' });
+      expect(view(store, D)!.verdict).toMatchObject({ decision: 'unknown', rule: 'omc-top-cannot-read' });
+      expect(attention(store).open.map((n) => [n.kind, n.session])).toEqual([['unreadable', D]]);
+      expect(view(store, S)?.status).toBe('enforced');
+      expect(store.status.getSnapshot().watchMode).toBe('events');
+    } finally {
+      fault.restore();
+      fault = null;
+      fs.chmodSync(dir, 0o755);
+    }
+    await waitFor(() => view(store, D)?.status === 'enforced', { what: 'enforced once opened' });
+  });
+
+  it('state/sessions closed (chmod 000) while watched keeps its sessions, unreadable, and lists them once opened', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    writeLiveRalph(p, { sessionId: S, iteration: 3, max: 10 });
+    const dir = path.join(p.root, 'state', 'sessions');
+    const store = open(p, newStore, 'auto');
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
+    await waitFor(() => view(store, S)?.status === 'enforced', { what: 'enforced' });
+    fault = refuseReads('EACCES', (abs) => abs === dir || abs.startsWith(`${dir}/`));
+    fs.chmodSync(dir, 0o000);
+    try {
+      await waitFor(() => (store.sessions.getSnapshot().unreadableDirs ?? []).includes('state/sessions'), {
+        what: 'state/sessions unreadable after the chmod',
+      });
+      // Kept, not gone: a session it saw and may no longer look at is unknown.
+      expect(view(store, S)?.status).toBe('unreadable');
+      expect(loopValues(store.sessions.getSnapshot()).loops).not.toBe('ralph 3/10');
+      expect(attention(store).open.map((n) => n.path)).toContain('state/sessions');
+    } finally {
+      fault.restore();
+      fault = null;
+      fs.chmodSync(dir, 0o755);
+    }
+    await waitFor(() => (store.sessions.getSnapshot().unreadableDirs ?? []).length === 0, {
+      what: 'listed once opened',
+    });
+    expect(view(store, S)?.status).toBe('enforced');
+  });
 });
 
 describe('readable again', () => {

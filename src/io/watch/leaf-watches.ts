@@ -179,6 +179,11 @@ export class LeafWatches {
         this.opts.report('addDir', abs, { trailing: false });
         // A `mkdir -p state/sessions/<id>` makes the session directory before any watch on state/sessions.
         if (walk && this.opts.holdsLeaves(rel)) this.attachAll(abs);
+      } else {
+        // The same directory, still watched, named by its parent's watch: its attributes changed (IN_ATTRIB: a
+        // chmod, a chown). Whether it may be listed now is the domain's to look at (a session directory made
+        // unreadable is `unreadable`, not the verdict it had); its own watch says nothing of its own mode.
+        this.opts.report('change', abs);
       }
       return;
     }
