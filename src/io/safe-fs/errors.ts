@@ -14,8 +14,7 @@ export function describeLinkChain(abs: string): { code: ReadFailureCode; message
   let cur = abs;
   let links = 0;
   for (; links < 1_000; links++) {
-    if (seen.has(cur))
-      return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
+    if (seen.has(cur)) return { code: 'not-a-file', message: 'symlink loop (the link leads back to itself); not read' };
     seen.add(cur);
     let target: string;
     try {
@@ -25,8 +24,9 @@ export function describeLinkChain(abs: string): { code: ReadFailureCode; message
     }
     cur = path.resolve(path.dirname(cur), target);
   }
+  // Not a refusal of omc-top's own: the kernel stops OMC's reads of it the same way (ELOOP), so to OMC it is absent.
   return {
-    code: 'outside-root',
+    code: 'not-a-file',
     message: `a chain of ${links} symlinks, more than the 40 the kernel follows; not read`,
   };
 }
@@ -41,7 +41,7 @@ export function describeErrno(err: unknown): { code: ReadFailureCode; message: s
     case 'EISDIR':
       return { code: 'not-a-file', message: 'is a directory where a file was expected' };
     case 'ELOOP':
-      return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
+      return { code: 'not-a-file', message: 'symlink loop (the link leads back to itself); not read' };
     case 'ENOTDIR':
       // A directory on the way is a file (`.claude` a file, so `.claude/settings.local.json` cannot be): said
       // in words, as a directory where a file was expected is; the code stays an I/O failure (nothing changes).

@@ -43,9 +43,11 @@ export interface DirEntry {
 }
 
 /**
- * A failure that says nothing of the file's bytes: this process was refused (EACCES/EPERM) or the disk failed (EIO,
- * any other errno). The file is there, and another process (OMC's hooks, run as the file's owner) may read it fine:
- * what it holds is unknown, never "absent". The other failures (missing, binary, too large, a symlink out of the
- * root) are the same for every reader.
+ * A failure that says nothing of what OMC's hooks see: this process was refused (EACCES/EPERM), the disk failed (EIO,
+ * any other errno), or omc-top's own safety rules kept it from the bytes (its size cap: OMC reads any size; a symlink
+ * out of the root: OMC follows it). The file is there and OMC's hooks (run as the file's owner) read it: what it
+ * holds is unknown, never "absent". The other failures (missing, binary, not a file, a symlink loop or a chain
+ * longer than the kernel follows) are the same for every reader.
  */
-export const notReadHere = (code: ReadFailureCode): boolean => code === 'permission' || code === 'io';
+export const notReadHere = (code: ReadFailureCode): boolean =>
+  code === 'permission' || code === 'io' || code === 'too-large' || code === 'outside-root';

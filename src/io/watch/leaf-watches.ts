@@ -159,7 +159,7 @@ export class LeafWatches {
     let ino = -1;
     try {
       const st = fs.lstatSync(abs);
-      isDir = st.isDirectory();
+      isDir = st.isDirectory() || (st.isSymbolicLink() && this.linksToDirInside(abs));
       ino = st.ino;
     } catch {
       isDir = false;
@@ -197,6 +197,21 @@ export class LeafWatches {
   }
 
   /**
+   * A symlinked session directory whose target stays inside the root: OMC's Stop hook reads through it, so it is
+   * watched as the directory it leads to (fs.watch follows it). One that leads out of the root is not watched: the
+   * domain does not read it either (it is unreadable there).
+   */
+  private linksToDirInside(abs: string): boolean {
+    try {
+      const real = fs.realpathSync(abs);
+      const root = fs.realpathSync(this.opts.root);
+      return (real === root || real.startsWith(`${root}/`)) && fs.statSync(real).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /**
    * Every leaf under the directories chokidar watches: found when watching starts, and under each directory
    * that appears later (a `mkdir -p state/sessions/<id>` makes the leaf before any watch on its parent
    * exists, so no event would ever name it; chokidar ignores leaves, so it does not report them either).
@@ -211,8 +226,10 @@ export class LeafWatches {
         return;
       }
       for (const e of entries) {
-        if (!e.isDirectory()) continue;
+        if (!e.isDirectory() && !e.isSymbolicLink()) continue;
         const rel = relDir === '' ? e.name : `${relDir}/${e.name}`;
+        // A symlinked session directory (see linksToDirInside); any other symlink is no directory to walk.
+        if (!e.isDirectory() && (!this.opts.isLeaf(rel) || this.opts.holdsLeaves(rel))) continue;
         if (this.opts.isLeaf(rel)) {
           if (!this.leaves.has(rel)) this.sync(rel, absOf(this.opts.root, rel), false);
           // Leaves inside a leaf (session directories in state/sessions) are found by the same walk.

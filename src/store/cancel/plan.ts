@@ -169,14 +169,14 @@ function modeFilesIn(
     const m = STATE_FILE_RE.exec(e.name);
     if (!m || NOT_MODES.has(m[1] as string)) continue;
     const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+    // A symlink is read as OMC's hooks read it (they follow it): through the safe path, which follows it inside the
+    // root and refuses one out of it (refusedHere: OMC reads it, omc-top did not, so nothing is planned).
     const f =
-      e.kind === 'file'
+      e.kind === 'file' || e.kind === 'symlink'
         ? readStateOrWhy(root, rel, m[1] as string, mustMention)
         : e.kind === 'dir'
           ? 'a directory where a state file belongs'
-          : e.kind === 'symlink'
-            ? 'a symlink, not a state file'
-            : 'not a regular file';
+          : 'not a regular file';
     if (f === null) continue;
     if (typeof f === 'string') {
       unreadable.push({
@@ -320,7 +320,9 @@ function checkTarget(
   if (sid !== null) {
     const st = statSync(root, dir);
     if (!st && copiesOwnedElsewhere(root, sid).length > 0) return { ok: true, sid, dir, label: sid, makesDir: true };
-    if (!st || !st.isDirectory()) {
+    // A symlinked session directory is one OMC's Stop hook reads through: the listing says what is in it (or that it
+    // leads out of the root, so omc-top will not look: refused, never "no session").
+    if (!st || (!st.isDirectory() && !st.isSymbolicLink())) {
       return {
         ok: false,
         code: 'not-found',

@@ -177,7 +177,8 @@ export function deriveSession(
   // under a directory omc-top may no longer list is not gone: it cannot be looked at.
   if (!hasDir && kind === 'session' && borrowed.length === 0 && above === null) {
     const st = statSync(root, dir);
-    if (!st || !st.isDirectory()) return null;
+    // A symlinked session directory omc-top would not list (out of the root): OMC's Stop hook reads through it.
+    if (!st || (!st.isDirectory() && !(st.isSymbolicLink() && unlisted !== null))) return null;
   }
   if (kind === 'legacy' && files.modeRecs.length === 0 && files.cancels.length === 0 && problems.length === 0)
     return null;

@@ -582,15 +582,11 @@ export class SessionsDomain implements Domain {
       });
       return;
     }
-    if (kind === 'symlink') {
-      this.structural.set(rel, {
-        path: rel,
-        message: 'session directory is a symlink; OMC skips symlinked session dirs, so omc-top does too',
-        severity: 'warning',
-      });
-      return;
-    }
-    if (kind !== 'dir') {
+    // A symlinked session directory: OMC's listSessionIds passes it by (a symlink's Dirent is no directory), but
+    // its Stop hook reads state/sessions/<id>/<mode>-state.json through the link (research/omc-contract.md,
+    // "Directory name ≠ session"). So it is read as the hook reads it, through the safe path: followed while it
+    // stays inside the root; a link out of the root is a refusal of omc-top's own (unreadable, never absent).
+    if (kind !== 'dir' && kind !== 'symlink') {
       this.structural.set(rel, {
         path: rel,
         message: 'a file where a session directory was expected',
