@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/commands/serve/server.js';
+import { allowedHosts, hostAllowed } from '../../src/commands/serve/guard.js';
 import { runServeCommand } from '../../src/commands/serve/command.js';
 import { UsageError } from '../../src/commands/args.js';
 import { singleSource } from '../../src/commands/serve/source.js';
@@ -111,5 +112,57 @@ describe('serve --listen 0.0.0.0', () => {
     const { port } = await serve('0.0.0.0', () => list);
     list = ['127.0.0.1', '127.0.0.2'];
     expect((await get('127.0.0.2', port, `127.0.0.2:${port}`)).status).toBe(200);
+  });
+});
+
+describe('the Host a browser sends through a tunnel or on port 80', () => {
+  it('a loopback literal on any port or none passes, and a name given with --allow-host; any other Host is 421', async () => {
+    const { port, refused } = await serve('127.0.0.1', () => ['127.0.0.1'], ['box.lan']);
+    // ssh -L 9000:127.0.0.1:<port>: the browser names the tunnel's end; port 80: it names no port.
+    for (const host of ['localhost:9000', '127.0.0.1', 'localhost', '[::1]:9000', '[::1]', 'box.lan:9000', 'box.lan'])
+      expect((await get('127.0.0.1', port, host)).status, host).toBe(200);
+    // The stream with the token, from the tunnel's origin (the page's own, as the browser sees it).
+    const stream = (origin: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/events',
+            headers: { host: 'localhost:9000', origin, 'x-omc-top-token': TOKEN },
+          },
+          (r) => {
+            resolve(r.statusCode ?? 0);
+            req.destroy();
+          },
+        );
+        req.on('error', reject);
+      });
+    expect(await stream('http://localhost:9000')).toBe(200);
+    expect(await stream('http://evil.example:9000')).toBe(403);
+    // Still no token, no stream.
+    expect((await get('127.0.0.1', port, 'localhost:9000', '/events')).status).toBe(401);
+    for (const host of [
+      'evil.example',
+      'evil.example:9000',
+      '127.0.0.2',
+      `127.0.0.2:${port}`,
+      'localhost.evil.example',
+      'box.lan.evil',
+    ]) {
+      expect((await get('127.0.0.1', port, host)).status, host).toBe(421);
+    }
+    expect(refused).toContain('evil.example:9000');
+  });
+
+  it("the listen address and the machine's addresses pass with serve's own port, or none when it is 80", () => {
+    const h = allowedHosts('0.0.0.0', 80, [], ['192.0.2.2']);
+    expect(hostAllowed('192.0.2.2', h)).toBe(true);
+    expect(hostAllowed('192.0.2.2:80', h)).toBe(true);
+    expect(hostAllowed('192.0.2.2:81', h)).toBe(false);
+    const other = allowedHosts('192.0.2.2', 8377);
+    expect(hostAllowed('192.0.2.2:8377', other)).toBe(true);
+    expect(hostAllowed('192.0.2.2', other)).toBe(false);
+    expect(hostAllowed('localhost:1', other)).toBe(true);
   });
 });

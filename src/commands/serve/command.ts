@@ -26,6 +26,7 @@ import { startServer } from './server.js';
 import { fleetSource, singleSource, type ServeSource } from './source.js';
 import { printErr, printOut } from '../../io/output.js';
 import { shownName } from '../../io/shown-path.js';
+import { shownArg } from '../../io/shown-arg.js';
 import { pauseAfterFirstLineForTest } from '../test-pause.js';
 import { refuseOneProjectFlags } from '../fleet-flags.js';
 
@@ -37,7 +38,8 @@ Prints the URL with a fresh token; actions need it.
   --port N        the port (default 8377; 0 picks a free one)
   --listen ADDR   listen on ADDR instead of 127.0.0.1 (a warning: anyone who reaches it can try the token);
                   0.0.0.0 or :: answers to this machine's addresses
-  --allow-host NAME  a name this machine is reached by (the page answers to it; repeatable)
+  --allow-host NAME  a name this machine is reached by (the page answers to it on any port; repeatable);
+                  127.0.0.1, localhost and [::1] are answered to on any port (a tunnel's)
   --all           every project on this machine;  --host user@box  a machine over ssh (repeatable)
   --readonly      show only: every action is refused`;
 
@@ -94,6 +96,12 @@ function pushFrom(source: ServeSource, config: OmcTopConfig, readonly: boolean, 
 /** A name for the Host header: a DNS name or an address, nothing else (it is compared, never resolved). */
 const HOST_NAME = /^(?:[0-9a-z](?:[0-9a-z-]{0,61}[0-9a-z])?)(?:\.[0-9a-z](?:[0-9a-z-]{0,61}[0-9a-z])?)*$/i;
 
+/** The --allow-host argument for a refused Host (its port dropped: a name is answered to on any port), when it is one. */
+function allowHint(host: string): string {
+  const name = host.replace(/:\d{1,5}$/, '');
+  return name.length <= 253 && HOST_NAME.test(name) ? ` ${name}` : '';
+}
+
 export async function runServeCommand(argv: readonly string[]): Promise<number> {
   const names = takeRepeated(argv, 'allow-host');
   const hosts = takeRepeated(names.rest, 'host');
@@ -102,18 +110,21 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     printOut(SERVE_USAGE + '\n');
     return 0;
   }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
   const portText = (args.flags.get('port') as string | undefined) ?? String(DEFAULT_PORT);
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError('--port needs a number 0-65535');
   const listen = (args.flags.get('listen') as string | undefined) ?? '127.0.0.1';
   if (!/^[0-9A-Za-z.:-]{1,253}$/.test(listen)) throw new UsageError('--listen needs an address');
-  for (const n of names.values)
+  // A name is answered to on any port (a tunnel's own), so a port given with it is taken and not needed.
+  const allowed = names.values.map((n) => n.replace(/:\d{1,5}$/, ''));
+  allowed.forEach((n, i) => {
     if (n.length > 253 || !HOST_NAME.test(n))
-      throw new UsageError(`--allow-host needs a host name or an IPv4 address, not ${JSON.stringify(cleanLine(n))}`);
+      throw new UsageError(`--allow-host needs a host name or an IPv4 address, not ${shownArg(names.values[i]!)}`);
+  });
   const specs: HostSpec[] = [];
   for (const h of hosts.values) {
     const spec = parseHostSpec(h);
-    if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${JSON.stringify(cleanLine(h))}`);
+    if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${shownArg(h)}`);
     specs.push(spec);
   }
   if (args.flags.has('all') || specs.length > 0)
@@ -194,11 +205,11 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       port: Number(portText),
       readonly,
       config: configSays,
-      names: names.values,
+      names: allowed,
       // A page opened by a name or address serve does not answer to: said here, where the user can act on it.
       onRefusedHost: (h) =>
         err(
-          `omc-top serve: refused a request for Host ${JSON.stringify(h)}: not an address it listens on${isWildcard(listen) ? ' nor one of this machine’s' : ''}; if that name is this machine’s, give it with --allow-host`,
+          `omc-top serve: refused a request for Host ${JSON.stringify(h)}: not an address it listens on${isWildcard(listen) ? ' nor one of this machine’s' : ''}; if that name is this machine’s, give it with --allow-host${allowHint(h)}`,
         ),
     });
   } catch (e) {
@@ -230,7 +241,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   printOut(
     outward.length > 0
       ? `  from another machine: ${outward.map((a) => `http://${bracketed(a)}:${served.port}/`).join(' or ')} with the same #token\n`
-      : `  from another machine: ssh -L ${served.port}:127.0.0.1:${served.port} <this host>, then open the same URL there\n`,
+      : `  from another machine: ssh -L ${served.port}:${host}:${served.port} <this host>, then open the same URL there\n`,
   );
   pauseAfterFirstLineForTest();
   return done;

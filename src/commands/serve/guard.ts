@@ -1,7 +1,8 @@
 /**
  * What every request to `omc-top serve` must pass. DNS rebinding: the Host
- * header must name the address we listen on (a page on evil.example resolved
- * to 127.0.0.1 sends Host: evil.example). Cross-site requests: an Origin, when
+ * header must name the address we listen on, a loopback literal or a name the
+ * user gave (a page on evil.example resolved to 127.0.0.1 sends Host:
+ * evil.example; `allowedHosts`). Cross-site requests: an Origin, when
  * present, must be our own; actions must carry the token (constant-time
  * compare) in a header, which a cross-site form or image cannot set, and a
  * JSON body, which a cross-site fetch cannot send without a preflight we
@@ -38,24 +39,51 @@ export function interfaceAddresses(): string[] {
 const hostOf = (address: string, port: number) =>
   address.includes(':') && !address.startsWith('[') ? `[${address}]:${port}` : `${address}:${port}`;
 
+/** The loopback literals: a Host naming one is this machine whatever the port (a tunnel's, or none for port 80). */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
 /**
- * The Host values a browser sends for our address: 127.0.0.1:port, localhost:port, [::1]:port, the --listen
- * address, and the names the user gave (--allow-host). A wildcard --listen (0.0.0.0, ::) is reached by the
- * machine's own addresses (`addresses`: IPv4 ones for 0.0.0.0, all for ::), so those are allowed too: a page on
- * another origin still sends its own name and is refused (DNS rebinding).
+ * The Host values serve answers to. DNS rebinding is a page on a name the attacker controls, resolved to this
+ * machine: its Host is that name. So a loopback literal (127.0.0.1, localhost, [::1]) passes on any port or none
+ * (a browser omits :80; an `ssh -L 9000:…` tunnel sends localhost:9000), and so does a name the user gave
+ * (--allow-host): neither is a name an attacker's page can send. The --listen address, and for a wildcard listen
+ * (0.0.0.0, ::) the machine's own addresses (`addresses`: IPv4 ones for 0.0.0.0, all for ::), pass with serve's own
+ * port (none when it is 80). Everything else is refused.
  */
+export interface AllowedHosts {
+  /** Host values compared whole: `address:port`. */
+  readonly exact: ReadonlySet<string>;
+  /** Host names that pass with any port or none. */
+  readonly anyPort: ReadonlySet<string>;
+}
+
 export function allowedHosts(
   listen: string,
   port: number,
   names: readonly string[] = [],
   addresses: readonly string[] = [],
-): Set<string> {
-  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
-  hosts.add(hostOf(listen, port));
-  for (const n of names) hosts.add(`${n.toLowerCase()}:${port}`);
-  if (isWildcard(listen))
-    for (const a of addresses) if (listen !== '0.0.0.0' || !a.includes(':')) hosts.add(hostOf(a.toLowerCase(), port));
-  return hosts;
+): AllowedHosts {
+  const exact = new Set<string>();
+  const add = (address: string) => {
+    exact.add(hostOf(address, port));
+    // What a browser sends for the default port: the address alone.
+    if (port === 80) exact.add(hostOf(address, port).replace(/:80$/, ''));
+  };
+  for (const a of [...LOOPBACK_NAMES, listen.toLowerCase()]) add(a);
+  if (isWildcard(listen)) for (const a of addresses) if (listen !== '0.0.0.0' || !a.includes(':')) add(a.toLowerCase());
+  const anyPort = new Set(LOOPBACK_NAMES);
+  for (const n of names) anyPort.add(n.toLowerCase());
+  return { exact, anyPort };
+}
+
+/** A Host header's name (an IPv6 address keeps its brackets) and whether what follows it is a port or nothing. */
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/;
+
+/** Whether a Host value (lowercase) is one serve answers to. */
+export function hostAllowed(host: string, hosts: AllowedHosts): boolean {
+  if (hosts.exact.has(host)) return true;
+  const m = HOST_HEADER.exec(host);
+  return m !== null && hosts.anyPort.has(m[1]!);
 }
 
 export type Refusal = { status: number; why: string } | null;
@@ -66,14 +94,16 @@ export const UNEXPECTED_HOST =
 
 export function checkRequest(
   req: http.IncomingMessage,
-  hosts: ReadonlySet<string>,
+  hosts: AllowedHosts,
   token: string,
   needsToken: boolean,
 ): Refusal {
   const host = (req.headers.host ?? '').toLowerCase();
-  if (!hosts.has(host)) return { status: 421, why: UNEXPECTED_HOST };
+  if (!hostAllowed(host, hosts)) return { status: 421, why: UNEXPECTED_HOST };
+  // An Origin must be the page's own: the Host this request came for (which passed), or serve's own address.
   const origin = req.headers.origin;
-  if (origin !== undefined && !hosts.has(origin.replace(/^https?:\/\//, '').toLowerCase())) {
+  const originHost = origin?.replace(/^https?:\/\//, '').toLowerCase();
+  if (originHost !== undefined && originHost !== host && !hosts.exact.has(originHost)) {
     return { status: 403, why: 'cross-origin request refused' };
   }
   const site = req.headers['sec-fetch-site'];
