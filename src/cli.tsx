@@ -42,7 +42,7 @@ import {
   type NestedSearch,
 } from './store/sessions/nested-roots.js';
 import { noRootMessage, projectNameOf, rootPathFault, type RootResolution } from './store/root.js';
-import { afterFlush, printErr, printJson, printOut, processSink, writeControl } from './io/output.js';
+import { exitAfterFlush, printErr, printJson, printOut, processSink, writeControl } from './io/output.js';
 import { cleanLine } from './io/sanitize.js';
 import { shellArg, shownName, shownPath } from './io/shown-path.js';
 import { listDirSync } from './io/safe-fs/index.js';
@@ -608,11 +608,6 @@ const isEntry = (() => {
   const arg = process.argv[1] ?? '';
   return /omc-top(-app)?(\.m?js)?$|cli\.tsx?$/.test(arg) || process.env.OMC_TOP_FORCE_MAIN === '1';
 })();
-
-/** process.exit() right after a large write to a pipe truncates it; exit once stdout has flushed. */
-function exitAfterFlush(code: number): void {
-  afterFlush(() => process.exit(code));
-}
 
 // Every import (Yoga included) has been evaluated by now.
 restoreFetch();

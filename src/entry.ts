@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { codeCacheDir, loadAppFunction } from './io/code-cache.js';
 import { fastPlace, parseStatusArgs, printStatus, type StatusIo } from './commands/status-fast.js';
 import { VERSION } from './version.js';
-import { afterFlush, printOut, processSink } from './io/output.js';
+import { exitAfterFlush, printOut, processSink } from './io/output.js';
 import { askTopLevelEarly, COMMON_DIR_ARGS, SUPERPROJECT_ARGS } from './io/git-early.js';
 import { asksTopLevelFirst, hasRootFlag, rootProjectDir } from './commands/monitor-argv.js';
 import { precompileYoga } from './terminal/yoga-early.js';
@@ -25,8 +25,8 @@ import path from 'node:path';
 const APP = './omc-top-app.mjs';
 const STATUS = './omc-top-status.mjs';
 
-/** Exit once stdout has flushed (a pipe would otherwise lose the line). */
-const exit = (code: number) => afterFlush(() => process.exit(code));
+/** Exit once stdout has flushed (a pipe would otherwise lose the line); a failed write to stdout is said (io/output.ts). */
+const exit = exitAfterFlush;
 
 function cheap(argv: readonly string[]): number | null {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {

@@ -4,14 +4,14 @@
  * the way the app says them: a usage error as usage, anything else as one line
  * (internal-error.ts), inside this call or outside it (a timer, a promise).
  */
-import { afterFlush, printErr, processSink } from '../io/output.js';
+import { exitAfterFlush, printErr, processSink } from '../io/output.js';
 import { UsageError } from './args.js';
 import { endUncaughtAsInternal, reportInternalError } from './internal-error.js';
 import { runStatusCommand } from './status.js';
 import { faultForTest } from './test-fault.js';
 
 export function statusMain(argv: readonly string[]): number {
-  endUncaughtAsInternal(processSink, 'status', false, (code) => afterFlush(() => process.exit(code)));
+  endUncaughtAsInternal(processSink, 'status', false, exitAfterFlush);
   try {
     // Only the fault inside this call: the line is printed and the process gone before a later one could fire.
     if (process.env.OMC_TOP_TEST_FAULT === 'status') void faultForTest('status');

@@ -70,6 +70,51 @@ export function writeControl(bytes: string): void {
   write(process.stdout, controlText(bytes));
 }
 
+// ---------------------------------------------------------------------------
+// A write to stdout that failed: said once at exit, and the exit is not 0.
+
+/**
+ * The first failure of a write to stdout, whoever wrote (these functions, a JSON-lines stream, `afterFlush`): a
+ * full disk (`> /dev/full`: ENOSPC), an I/O error. A reader that went away (EPIPE: `| head`) is not one: it asked for
+ * no more, and the command ends quietly as before. The listener is also what keeps such an error from being an
+ * uncaught one.
+ */
+let stdoutFailure: NodeJS.ErrnoException | null = null;
+let stdoutWatched = false;
+
+function watchStdout(): void {
+  if (stdoutWatched) return;
+  stdoutWatched = true;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') stdoutFailure ??= e;
+  });
+}
+watchStdout();
+
+/** Node's "ENOSPC: no space left on device, write" as "no space left on device (ENOSPC)". */
+function failureWords(e: NodeJS.ErrnoException): string {
+  const m = /^([A-Z0-9_]+): (.+?)(?:, \w+)?$/.exec(e.message);
+  return m ? `${m[2]} (${m[1]})` : e.code ? `${e.message} (${e.code})` : e.message;
+}
+
+/**
+ * The exit status once stdout is flushed: `code`, unless a write to stdout failed (not EPIPE); then that is said on
+ * stderr, `omc-top: cannot write to standard output: no space left on device (ENOSPC)`, and a `code` of 0 becomes
+ * 1 (what `echo` gives), so a script does not take output it never got for a success.
+ */
+export function exitStatus(code: number): number {
+  const errored = (process.stdout as { errored?: NodeJS.ErrnoException | null }).errored ?? null;
+  const e = stdoutFailure ?? (errored && errored.code !== 'EPIPE' ? errored : null);
+  if (!e) return code;
+  printErr(`omc-top: cannot write to standard output: ${failureWords(e)}\n`);
+  return code === 0 ? 1 : code;
+}
+
+/** Exits with `exitStatus(code)` once stdout has flushed (process.exit right after a large write to a pipe cuts it). */
+export function exitAfterFlush(code: number): void {
+  afterFlush(() => process.exit(exitStatus(code)));
+}
+
 /** A title or a notification holds text: ASCII where the locale is not UTF-8, as the monitor's frames. */
 const controlText = forLocale();
 
