@@ -309,6 +309,11 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       `${JSON.stringify(cleanLine(id))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256, starting with a letter or digit)`,
     );
   }
+  // Every argument is checked before the disk is looked at: a usage error is one wherever it is run.
+  const waitArg = args.flags.get('wait') as string | undefined;
+  if (waitArg !== undefined && !/^\d{1,5}(\.\d+)?$/.test(waitArg.trim()))
+    throw new UsageError(`--wait needs a number of seconds, not ${JSON.stringify(cleanLine(waitArg))}`);
+  const waitMs = waitArg === undefined ? 0 : Math.round(Number(waitArg) * 1000);
   if (args.flags.has('readonly')) {
     return fail(
       io,
@@ -358,10 +363,6 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
           .join(', ')}${hits.length > 20 ? ', …' : ''}`,
       );
   }
-  const waitArg = args.flags.get('wait') as string | undefined;
-  if (waitArg !== undefined && !/^\d{1,5}(\.\d+)?$/.test(waitArg.trim()))
-    throw new UsageError(`--wait needs a number of seconds, not ${JSON.stringify(cleanLine(waitArg))}`);
-  const waitMs = waitArg === undefined ? 0 : Math.round(Number(waitArg) * 1000);
   const req: CancelRequest = { sessionId, mode, pauseOnly };
   // The session's own Claude process may run another OMC than the project's (its --plugin-dir); once it is gone,
   // the OMC its transcript says Claude loaded its skills from (as `--json` and a monitor judge it).

@@ -251,4 +251,20 @@ describe('omc-top cancel', () => {
     await expect(cli(p)).rejects.toBeInstanceOf(UsageError);
     await expect(cli(p, SESSION.ralph, '--force')).rejects.toThrow(/unknown option --force/);
   });
+
+  it('a bad --wait is a usage error before the disk is looked at: the same with no .omc anywhere as in a project', async ({
+    tempDir,
+  }) => {
+    const nowhere = tempDir('omc-top-cancel-nowhere-');
+    const home = tempDir('omc-top-cancel-home-');
+    const run = (cwd: string) =>
+      runCancelCommand(['x1', '--wait', 'abc'], {
+        out: () => undefined,
+        err: () => undefined,
+        cwd,
+        now: Date.now,
+        env: { ...process.env, HOME: home, OMC_STATE_DIR: '', CLAUDE_CONFIG_DIR: path.join(home, 'claude') },
+      });
+    await expect(run(nowhere)).rejects.toThrow(new UsageError('--wait needs a number of seconds, not "abc"'));
+  });
 });
