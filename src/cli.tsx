@@ -45,6 +45,7 @@ import { noRootMessage, projectNameOf, rootPathFault, type RootResolution } from
 import { exitAfterFlush, printErr, printJson, printOut, processSink, writeControl } from './io/output.js';
 import { cleanLine } from './io/sanitize.js';
 import { shellArg, shownName, shownPath } from './io/shown-path.js';
+import { shownArg } from './io/shown-arg.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { firstStepRows } from './store/sessions/domain.js';
@@ -535,7 +536,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     printOut(`omc-top ${VERSION}\n`);
     return 0;
   }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
   if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
   if (args.flags.has('all') || hosts.values.length > 0) {
     refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');

@@ -19,6 +19,7 @@ import { cleanLine } from '../io/sanitize.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { noRootMessage } from '../store/root.js';
 import { parseArgs, UsageError, rootFlag } from './args.js';
+import { shownArg } from '../io/shown-arg.js';
 
 export const ACK_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
@@ -47,7 +48,7 @@ const WHERE_IDS = 'omc-top --json lists them (attention.items[].id), as watch --
 
 /** The refusal of ids no item has now, with the ids that do (the open ones first, as --json lists them). */
 export function noSuchItemLines(unknown: readonly string[], view: AttentionView): string[] {
-  const shown = (id: string) => JSON.stringify(cleanLine(id).slice(0, 120));
+  const shown = (id: string) => shownArg(id.slice(0, 120));
   const lines = unknown.map((id) => `omc-top ack: no item has the id ${shown(id)} now (nothing acknowledged)`);
   const held = [...view.open, ...view.acked].map((n) => n.id);
   if (held.length === 0) lines.push('omc-top ack: nothing needs you here now');
@@ -69,7 +70,7 @@ export async function runAckCommand(argv: readonly string[], cwd = process.cwd()
   if (ids.length === 0) throw new UsageError('ack needs at least one item id (watch --json lists them)');
   if (ids.length > MAX_ACK_IDS) throw new UsageError(`at most ${MAX_ACK_IDS} ids at once`);
   const bad = ids.find((id) => !ITEM_ID.test(id) || !id.includes('@'));
-  if (bad !== undefined) throw new UsageError(`not an item id: ${JSON.stringify(cleanLine(bad).slice(0, 80))}`);
+  if (bad !== undefined) throw new UsageError(`not an item id: ${shownArg(bad.slice(0, 80))}`);
   // The root and the OMC that judges found as --json finds them: the items are the ones it lists.
   const { res, omc, claudeEnv } = resolveRootAndOmc({
     cwd: (args.flags.get('cwd') as string | undefined) ?? cwd,

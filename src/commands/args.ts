@@ -1,4 +1,6 @@
 /** A small, strict argument parser: unknown flags are errors, not silently ignored. */
+import { shownArgText } from '../io/shown-arg.js';
+
 export interface ParsedArgs {
   positionals: string[];
   flags: Map<string, string | true>;
@@ -37,7 +39,7 @@ export function parseArgs(
       }
       name = aliases[name] ?? name;
       const kind = spec[name];
-      if (!kind) throw new UsageError(`unknown option ${a}`);
+      if (!kind) throw new UsageError(`unknown option ${shownArgText(a)}`);
       if (kind === 'bool') {
         if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
         flags.set(name, true);

@@ -31,6 +31,7 @@ import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { homeDir } from '../io/home-dir.js';
+import { shownArg } from '../io/shown-arg.js';
 
 export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4, notStopped: 5 } as const;
 
@@ -298,7 +299,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   const id = dirOnly ? given.slice(SESSION_PREFIX.length) : given;
   const mode = (args.flags.get('mode') as string | undefined) ?? null;
   if (mode !== null && !/^[a-z0-9][a-z0-9_-]{0,63}$/.test(mode)) {
-    return fail(io, json, CANCEL_EXIT.usage, 'invalid-mode', `${JSON.stringify(cleanLine(mode))} is not a mode name`);
+    return fail(io, json, CANCEL_EXIT.usage, 'invalid-mode', `${shownArg(mode)} is not a mode name`);
   }
   if (!isValidSessionId(id)) {
     return fail(
@@ -306,13 +307,13 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       json,
       CANCEL_EXIT.usage,
       'invalid-id',
-      `${JSON.stringify(cleanLine(id))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256, starting with a letter or digit)`,
+      `${shownArg(id)} is not a valid OMC session id (letters, digits, "-" and "_", at most 256, starting with a letter or digit)`,
     );
   }
   // Every argument is checked before the disk is looked at: a usage error is one wherever it is run.
   const waitArg = args.flags.get('wait') as string | undefined;
   if (waitArg !== undefined && !/^\d{1,5}(\.\d+)?$/.test(waitArg.trim()))
-    throw new UsageError(`--wait needs a number of seconds, not ${JSON.stringify(cleanLine(waitArg))}`);
+    throw new UsageError(`--wait needs a number of seconds, not ${shownArg(waitArg)}`);
   const waitMs = waitArg === undefined ? 0 : Math.round(Number(waitArg) * 1000);
   if (args.flags.has('readonly')) {
     return fail(
@@ -356,7 +357,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
         json,
         CANCEL_EXIT.usage,
         'ambiguous-id',
-        `${JSON.stringify(id)} matches ${hits.length} sessions: ${hits
+        `${shownArg(id)} matches ${hits.length} sessions: ${hits
           .sort()
           .slice(0, 20)
           .map((h) => cleanLine(h))

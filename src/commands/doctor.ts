@@ -7,6 +7,7 @@ import { printJson, printOut } from '../io/output.js';
 import { VERSION } from '../version.js';
 import { parseArgs, UsageError } from './args.js';
 import { collectDoctorReport, type DoctorReport } from './doctor-checks.js';
+import { shownArg } from '../io/shown-arg.js';
 
 export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
 
@@ -50,7 +51,7 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
     printOut(DOCTOR_USAGE + '\n');
     return 0;
   }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
   if (args.flags.has('cwd') && args.flags.has('root')) throw new UsageError('--cwd and --root are exclusive');
   const out = process.stdout;
   const report = await collectDoctorReport({

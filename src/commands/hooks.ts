@@ -21,6 +21,7 @@ import { claudeProjectDir } from '../store/claude/settings-sources.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
 import { processSink } from '../io/output.js';
+import { shownArg } from '../io/shown-arg.js';
 
 export const HOOKS_USAGE = `Usage: omc-top hooks install | uninstall | status [--cwd DIR] [--json]
 
@@ -65,9 +66,9 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
     io.out(HOOKS_USAGE + '\n');
     return verb === undefined && !args.flags.has('help') ? 2 : 0;
   }
-  if (args.positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[1])}`);
+  if (args.positionals.length > 1) throw new UsageError(`unexpected argument ${shownArg(args.positionals[1]!)}`);
   if (verb !== 'install' && verb !== 'uninstall' && verb !== 'status')
-    throw new UsageError(`hooks: unknown action ${JSON.stringify(cleanLine(verb))} (install, uninstall or status)`);
+    throw new UsageError(`hooks: unknown action ${shownArg(verb)} (install, uninstall or status)`);
   const cwd = path.resolve((args.flags.get('cwd') as string | undefined) ?? io.cwd);
   const res = resolveOmcRoot({ cwd, env: io.env });
   const dir = stateDir(io.env);

@@ -16,6 +16,7 @@ import { noRootMessage, projectNameOf, resolveOmcRoot, type RootResolution } fro
 import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownName } from '../io/shown-path.js';
+import { shownArg } from '../io/shown-arg.js';
 
 /** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
 export const FLAGS = {
@@ -82,7 +83,7 @@ export function parseStatusArgs(argv: readonly string[], io: StatusIo): StatusAr
     io.out(STATUS_USAGE + '\n');
     return 0;
   }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
   const format = (args.flags.get('format') as string | undefined) ?? DEFAULT_FORMAT;
   const bad = checkFormat(format);
   if (bad) throw new UsageError(bad);

@@ -50,6 +50,7 @@ import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
 import { sameAbsence } from '../io/watch/root-presence.js';
 import { pauseAfterFirstLineForTest } from './test-pause.js';
+import { shownArg } from '../io/shown-arg.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
 
@@ -145,7 +146,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     return WATCH_EXIT.ok;
   }
   if (!args.flags.has('json')) throw new UsageError('watch needs --json (the only output format)');
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
   const now = io?.now ?? Date.now;
   const cwd = (args.flags.get('cwd') as string | undefined) ?? io?.cwd ?? process.cwd();
   // The root and the OMC that judges found together, as the monitor and --json find them (--omc-version too).

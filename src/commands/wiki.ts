@@ -12,6 +12,7 @@ import { WikiDomain } from '../store/wiki/domain.js';
 import { omcReadsIt, type WikiPage } from '../store/wiki/page.js';
 import { parseArgs, UsageError } from './args.js';
 import { shownPath } from '../io/shown-path.js';
+import { shownArg } from '../io/shown-arg.js';
 
 export const WIKI_USAGE = `Usage: omc-top wiki search QUERY... [--limit N] [--json] [--category C] [--tag T[,T…]] [--cwd DIR | --root DIR]
 
@@ -41,7 +42,7 @@ function parseLimit(v: string | true | undefined): number {
   if (v === undefined) return 20;
   const n = Number(v);
   // The value is the user's: cleaned before it is quoted back.
-  const got = JSON.stringify(headUnits(cleanLine(String(v)), 40));
+  const got = shownArg(headUnits(String(v), 40));
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit needs a whole number from 1 up, got ${got}`);
   if (n > MAX_LIMIT) throw new UsageError(`--limit is at most ${groupDigits(MAX_LIMIT)}, got ${got}`);
   return n;
@@ -129,7 +130,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
   }
   if (result.hits.length === 0) {
     printOut(
-      `No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${shownPath(res.root)}/wiki).\n`,
+      `No wiki pages match ${shownArg(query)} (searched ${snap.searchable.length} page(s) in ${shownPath(res.root)}/wiki).\n`,
     );
     return 0;
   }

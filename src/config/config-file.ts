@@ -14,6 +14,7 @@ import { PushSchema } from './push-config.js';
 import { cleanLine } from '../io/sanitize.js';
 import { lazyObject } from '../io/lazy-object.js';
 import { shownPath } from '../io/shown-path.js';
+import { shownArg } from '../io/shown-arg.js';
 import { jsonProblem } from '../io/json-problem.js';
 
 export const CHANNELS = ['bell', 'osc', 'tmux'] as const;
@@ -206,7 +207,7 @@ export function parseChannels(value: string): Channel[] | string {
   const out: Channel[] = [];
   for (const part of value.split(',').map((s) => s.trim())) {
     if (!(CHANNELS as readonly string[]).includes(part)) {
-      return `--notify: unknown channel ${JSON.stringify(cleanLine(part))} (bell, osc, tmux or none)`;
+      return `--notify: unknown channel ${shownArg(part)} (bell, osc, tmux or none)`;
     }
     out.push(part as Channel);
   }

@@ -36,6 +36,7 @@ import { sha256, signalRel } from './signal.js';
 import { unreadableCancelReason } from './unreadable.js';
 import { SIGNAL_FILE } from '../sessions/omc-rules.js';
 import { shownPath } from '../../io/shown-path.js';
+import { shownArg } from '../../io/shown-arg.js';
 import { LEDGER_END_REL, runEndOf } from '../runs/ledger-end.js';
 import { TEAM_NAME_RE, teamNameOf, teamShutdownCommand } from '../teams/omc-team-rules.js';
 
@@ -313,7 +314,7 @@ function checkTarget(
     return {
       ok: false,
       code: 'invalid-id',
-      message: `${JSON.stringify(cleanLine(sid))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256)`,
+      message: `${shownArg(sid)} is not a valid OMC session id (letters, digits, "-" and "_", at most 256)`,
     };
   }
   const dir = sid === null ? 'state' : `state/sessions/${sid}`;
