@@ -9,7 +9,7 @@ import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
 import path from 'node:path';
 import { App } from './app.js';
-import { parseArgs, UsageError, rootFlag } from './commands/args.js';
+import { noColorAsked, parseArgs, rootFlag, UsageError } from './commands/args.js';
 import { takeRepeated } from './commands/fleet-args.js';
 import { checkOmcVersionFlag } from './commands/omc-version-flag.js';
 import { startAttentionTerminal, type AttentionTerminal } from './feeds/notify/attention-terminal.js';
@@ -89,7 +89,7 @@ Options:
   --omc-version X  judge with OMC X's Stop-hook rules (default: the OMC that runs each
                 session: its Claude process's --plugin-dir, Claude Code's enabled plugin,
                 the OMC:VERSION marker, a global npm install; else every book, marked assumed)
-  --no-color    no colours (also: NO_COLOR=1)
+  --no-color    no colours (also: NO_COLOR=1); every subcommand takes it
   --no-mouse    do not take the mouse (the wheel scrolls, a click selects a row; without it the terminal selects text)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
   --no-title    leave the terminal title alone (default: "needs you: N"; the fleet:
@@ -519,6 +519,8 @@ function rootSwitcher(
 const SUBCOMMANDS = new Set(['ack', 'cancel', 'wiki', 'doctor', 'watch', 'status', 'hooks', 'send', 'serve']);
 
 export async function main(argv: readonly string[]): Promise<number> {
+  // A general option, for every command (the bin sets it too, before anything reads the colour level).
+  if (noColorAsked(argv)) process.env.NO_COLOR = '1';
   const fault = faultForTest(commandOf(argv, SUBCOMMANDS));
   if (fault) return fault;
   const sub = argv[0];
@@ -537,7 +539,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
-  if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
   if (args.flags.has('all') || hosts.values.length > 0) {
     refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');
     const { runFleet } = await import('./run-fleet.js');

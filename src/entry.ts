@@ -18,6 +18,7 @@ import { VERSION } from './version.js';
 import { exitAfterFlush, printOut, processSink } from './io/output.js';
 import { askTopLevelEarly, COMMON_DIR_ARGS, SUPERPROJECT_ARGS } from './io/git-early.js';
 import { asksTopLevelFirst, hasRootFlag, rootProjectDir } from './commands/monitor-argv.js';
+import { noColorAsked } from './commands/args.js';
 import { precompileYoga } from './terminal/yoga-early.js';
 import { lowerHelperThreads } from './terminal/helper-priority.js';
 import path from 'node:path';
@@ -87,6 +88,8 @@ async function runApp(argv: readonly string[]): Promise<void> {
 }
 
 const argv = process.argv.slice(2);
+// A general option, for every command (commands/args.ts): set before any module reads the colour level.
+if (noColorAsked(argv)) process.env.NO_COLOR = '1';
 const code = cheap(argv);
 if (code !== null) exit(code);
 else if (argv[0] === 'status') {

@@ -14,6 +14,21 @@ export class UsageError extends Error {
 }
 
 /**
+ * The general options of `--help`, taken by every command wherever they stand before `--` (an alias
+ * `omc-top --no-color` must not break `omc-top status`). Each acts for the whole process: `noColorAsked`.
+ */
+export const GENERAL_FLAGS: Readonly<Record<string, 'bool' | 'value'>> = { 'no-color': 'bool' };
+
+/**
+ * Whether `--no-color` is among the options (before `--`). The bin sets NO_COLOR=1 for the whole process when it
+ * is: the theme, chalk and doctor's terminal check read that, whichever command runs.
+ */
+export function noColorAsked(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--no-color');
+}
+
+/**
  * @param spec flag name → 'bool' | 'value'. Short aliases map to long names.
  */
 export function parseArgs(
@@ -38,7 +53,7 @@ export function parseArgs(
         name = name.slice(0, eq);
       }
       name = aliases[name] ?? name;
-      const kind = spec[name];
+      const kind = spec[name] ?? GENERAL_FLAGS[name];
       if (!kind) throw new UsageError(`unknown option ${shownArgText(a)}`);
       if (kind === 'bool') {
         if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
