@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeWriteError } from './errors.js';
 import { OutsideRootError, quotePath } from './paths.js';
+import { homeDir } from '../home-dir.js';
 
 /**
  * Why one of omc-top's own directories cannot be used: `code` the errno, `path` the path it is about. The message is
@@ -58,13 +59,34 @@ function failure(dir: string, e: unknown): OwnDirError {
 }
 
 /**
+ * A home directory that is not there is not omc-top's to make (HOME=/nonexistent: a service account, a sandbox):
+ * a read-only `--json` must not leave `/nonexistent/.cache/omc-top` behind. Below an existing home, the levels
+ * (`~/.cache`, `~/.local/state`) are made as usual, and so is an XDG base that is not there (the XDG spec asks
+ * that); never the home itself or a directory above it. The refusal when one of `missing` is that.
+ */
+function homeNotThere(abs: string, missing: readonly string[], home: string): OwnDirError | null {
+  const h = path.resolve(home);
+  const above = missing.find((level) => level === h || h.startsWith(level.endsWith('/') ? level : level + '/'));
+  return above === undefined
+    ? null
+    : new OwnDirError(
+        'ENOENT',
+        abs,
+        h,
+        `is not there: omc-top never makes a home directory, so ${quotePath(abs)} is not made`,
+      );
+}
+
+/**
  * Creates one of omc-top's own directories, which is the root of later contained writes and so cannot itself be
  * created under one: mode 0700 for every level made, and refused when the path that exists is not a real directory
  * (a symlink planted there would redirect every later write). Throws OwnDirError with the real reason.
  */
-export function ensureOwnDir(abs: string): void {
+export function ensureOwnDir(abs: string, home: string = homeDir()): void {
   const { at, st, missing } = deepestExisting(abs);
   if (!st.isDirectory()) throw notADirectory(abs, at, st);
+  const noHome = homeNotThere(abs, missing, home);
+  if (noHome) throw noHome;
   for (const level of missing) {
     try {
       fs.mkdirSync(level, { mode: 0o700 });
@@ -83,7 +105,7 @@ export function ensureOwnDir(abs: string): void {
  * Why `abs` could not hold omc-top's files, observed without writing anything (doctor): a file in the way, a
  * read-only filesystem, no write permission, a full disk or no free inodes. null: nothing seen against it.
  */
-export function ownDirFault(abs: string): OwnDirError | null {
+export function ownDirFault(abs: string, home: string = homeDir()): OwnDirError | null {
   let found: ReturnType<typeof deepestExisting>;
   try {
     found = deepestExisting(abs);
@@ -92,6 +114,8 @@ export function ownDirFault(abs: string): OwnDirError | null {
   }
   const { at, st } = found;
   if (!st.isDirectory()) return notADirectory(abs, at, st);
+  const noHome = homeNotThere(abs, found.missing, home);
+  if (noHome) return noHome;
   if (at === abs && fs.lstatSync(abs).isSymbolicLink())
     return new OwnDirError('ELOOP', abs, abs, 'is a symlink, not a directory: omc-top refuses it');
   try {
