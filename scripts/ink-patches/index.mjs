@@ -27,6 +27,15 @@ export const INK_PATCHES = [
     wiring: '',
   },
   {
+    // cli-cursor's restore at exit writes to stderr, a file with `2>err`: shown again on Ink's own stream instead.
+    name: 'cursor-on-stream',
+    file: /[\\/]ink[\\/]build[\\/]log-update\.js$/,
+    module: 'cursor-on-stream.mjs',
+    binding: '__omcTopCursor',
+    edits: [{ find: "import cliCursor from 'cli-cursor';", replace: 'const cliCursor = __omcTopCursor.cliCursor;' }],
+    wiring: '',
+  },
+  {
     name: 'frame-caches',
     file: /[\\/]ink[\\/]build[\\/]output\.js$/,
     module: 'frame-caches.mjs',
