@@ -226,7 +226,18 @@ export function messageLines(inp: OverlayInputs, width: number): OverlayLine[] {
   return out;
 }
 
-/** The confirm dialog's body: its border and title and prompt take 4 rows. */
+/**
+ * How a confirm dialog uses the rows it is given, for the view and the router alike: from 5 rows a bordered box
+ * (border, title and prompt take 4 rows, the body the rest); from 2 rows no border, the title, what body fits, the
+ * prompt; in 1 row only the prompt, the line that says which key does what. Never more rows than given.
+ */
+export function confirmFrame(rows: number): { border: boolean; title: boolean; room: number } {
+  if (rows >= 5) return { border: true, title: true, room: rows - 4 };
+  if (rows >= 2) return { border: false, title: true, room: rows - 2 };
+  return { border: false, title: false, room: 0 };
+}
+
+/** The confirm dialog's body lines (their rows: confirmFrame). */
 export function confirmLines(lines: readonly string[], width: number): OverlayLine[] {
   const out: OverlayLine[] = [];
   for (const l of lines) for (const w of wrapText(l, Math.max(10, width - 4))) out.push({ text: w });
@@ -236,7 +247,7 @@ export function confirmLines(lines: readonly string[], width: number): OverlayLi
 /** How many lines an overlay has and how many fit: what the router scrolls by. */
 export function overlayShape(o: Overlay, inp: OverlayInputs, body: Size): { total: number; height: number } {
   const w = body.columns;
-  if (o.kind === 'confirm') return { total: confirmLines(o.lines, w).length, height: Math.max(1, body.rows - 4) };
+  if (o.kind === 'confirm') return { total: confirmLines(o.lines, w).length, height: confirmFrame(body.rows).room };
   // The inbox is a list with its own layout (inbox-layout.ts): its bindings move it, not this.
   const lines = o.kind === 'help' ? helpLines(inp, w) : messageLines(inp, w);
   return { total: lines.length, height: body.rows };

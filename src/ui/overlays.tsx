@@ -2,7 +2,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { clip } from './format.js';
-import { confirmLines, helpLines, messageLines, type OverlayInputs } from './overlay-lines.js';
+import { confirmFrame, confirmLines, helpLines, messageLines, type OverlayInputs } from './overlay-lines.js';
 import { ScrollLines } from './scroll-lines.js';
 import { useTheme } from './theme.js';
 import type { ConfirmOverlay, TextOverlay } from '../kit/ui-store.js';
@@ -25,7 +25,9 @@ export function TextOverlayView({
 export function ConfirmView({ overlay, width, height }: { overlay: ConfirmOverlay; width: number; height: number }) {
   const theme = useTheme();
   const body = confirmLines(overlay.lines, width);
-  const room = Math.max(1, height - 4);
+  const frame = confirmFrame(height);
+  const room = frame.room;
+  const inner = frame.border ? width - 4 : width;
   // Below three rows ScrollLines has no room for its "more" markers (a 10-row tmux pane leaves one or two): the
   // prompt line says what is out of sight, so a dialog cut to its question still shows there is more to read.
   const start = Math.max(0, Math.min(overlay.scroll ?? 0, body.length - room));
@@ -35,15 +37,29 @@ export function ConfirmView({ overlay, width, height }: { overlay: ConfirmOverla
     room < 3 && above + below > 0
       ? `  ${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more (↑↓)`
       : '';
+  const lines = (
+    <>
+      {frame.title ? (
+        <Text bold color={theme.warn} wrap="truncate">
+          {clip(overlay.title, inner)}
+        </Text>
+      ) : null}
+      {room > 0 ? <ScrollLines lines={body} scroll={overlay.scroll ?? 0} width={inner} height={room} /> : null}
+      <Text bold wrap="truncate">
+        {clip(overlay.prompt + more, inner)}
+      </Text>
+    </>
+  );
+  // Too short for a border (4 rows or fewer): the same lines without it, so none is drawn over another.
+  if (!frame.border)
+    return (
+      <Box flexDirection="column" height={height}>
+        {lines}
+      </Box>
+    );
   return (
     <Box flexDirection="column" height={height} borderStyle="round" borderColor={theme.warn}>
-      <Text bold color={theme.warn} wrap="truncate">
-        {clip(overlay.title, width - 4)}
-      </Text>
-      <ScrollLines lines={body} scroll={overlay.scroll ?? 0} width={width - 4} height={room} />
-      <Text bold wrap="truncate">
-        {clip(overlay.prompt + more, width - 4)}
-      </Text>
+      {lines}
     </Box>
   );
 }

@@ -3,11 +3,13 @@
  * to what fits, and the prompt line says how much is out of sight, so a gate's question is never all the user sees
  * without a sign that more (the run, what the decision does) is below.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import React from 'react';
 import { ConfirmView } from '../../src/ui/overlays.js';
 import type { ConfirmOverlay } from '../../src/kit/ui-store.js';
 import { mountNode, type MountedNode } from '../helpers/mount-app.js';
-import { waitFor } from '../helpers/fixtures.js';
+import { SESSION, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 /** A plain component reads no keys: drawn once its first frame has the dialog's title. */
 const drawn = (m: MountedNode) => waitFor(() => m.text().includes('Approve OMC gate'), { what: 'the dialog drawn' });
@@ -63,4 +65,50 @@ describe('a confirm dialog too short for its body', () => {
     expect(tall.text()).not.toContain('more (↑↓)');
     tall.unmountOnly();
   });
+});
+
+describe('the cancel dialog in a terminal of 9 rows or fewer', () => {
+  // 80x8 drew a body line's tail under the key line, 80x6 drew over the bottom border, 20x5 lost the left border.
+  for (const [columns, rows] of [
+    [80, 9],
+    [80, 8],
+    [80, 7],
+    [80, 6],
+    [60, 6],
+    [80, 5],
+    [20, 5],
+  ] as const) {
+    it(`at ${columns}x${rows} draws each line once, the key line whole and any border closed`, async ({
+      app,
+      project,
+    }) => {
+      const abs = path.join(project.root, `state/sessions/${SESSION.ralph}/ralph-state.json`);
+      const live = { ...JSON.parse(fs.readFileSync(abs, 'utf8')), session_id: SESSION.ralph };
+      writeOmcJson(abs, { ...live, last_checked_at: new Date().toISOString() });
+      const a = await app({ columns, rows, watch: 'poll' });
+      await a.waitForText(/▸ /);
+      await a.press('c');
+      await a.waitForText('y: cancel');
+      const lines = a.lines();
+      expect(lines.filter((l) => l !== '').length).toBeLessThanOrEqual(rows - 1);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+      // The key line is one line of its own: the prompt and at most the scroll marker, nothing left under it.
+      const key = lines.filter((l) => l.includes('y: cancel'));
+      expect(key).toHaveLength(1);
+      const keyText = (key[0] as string).replace(/^│/, '').replace(/│$/, '').trim();
+      const whole = 'y: cancel the loop   n/Esc: keep it';
+      if (columns - 4 >= whole.length)
+        expect(keyText).toMatch(/^y: cancel the loop {3}n\/Esc: keep it( {2}(↑\d+ ?)?(↓\d+)? more \(↑↓\))?$/);
+      else expect(whole.startsWith(keyText.replace(/…$/, ''))).toBe(true);
+      const top = lines.findIndex((l) => l.startsWith('╭'));
+      if (top >= 0) {
+        const bottom = lines.findIndex((l) => l.startsWith('╰'));
+        expect(bottom).toBeGreaterThan(top);
+        for (const l of lines.slice(top + 1, bottom)) {
+          expect(l.startsWith('│')).toBe(true);
+          expect(l.endsWith('│')).toBe(true);
+        }
+      }
+    });
+  }
 });
