@@ -79,7 +79,9 @@ export function columnsHeader(width: number): string {
       fit('CLAUDE', c.claude) +
       (c.cost ? fit('SPENT EST', c.cost) : '') +
       fit('MODES', c.modes) +
-      fit('  AGE', c.age),
+      // Right-aligned over the rows' ages, and as they do, leaves the line's last cell blank (filled, the view's fit
+      // cut it to `AG…`).
+      fit('AGE'.padStart(c.age - 1), c.age),
     width,
   );
 }
