@@ -11,6 +11,7 @@ import { statusWords } from './rows.js';
 import { progressText } from '../../store/sessions/summary.js';
 import { formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
 import { groupDigits } from '../../io/group-digits.js';
+import { cleanLine } from '../../io/sanitize.js';
 
 export interface DetailLine {
   text: string;
@@ -41,6 +42,18 @@ function fieldValue(v: unknown): string {
   // Never half a surrogate pair: a lone half is no character a terminal can draw.
   const cut = /[\ud800-\udbff]/.test(text.charAt(MAX_FIELD_CHARS - 1)) ? MAX_FIELD_CHARS - 1 : MAX_FIELD_CHARS;
   return `${text.slice(0, cut)}… (${groupDigits(text.length - cut)} more characters)`;
+}
+
+/**
+ * One field of a mode file as the detail draws it: its value on one line as the row has it (cleanLine: a newline, a
+ * tab, a line separator is a space), wrapped under its key with a hanging indent deeper than any line omc-top draws
+ * there. A value's newline was a line of its own at column 0, so a file could draw `  status: finished` and look
+ * like omc-top's own status line; now every line of a value is visibly the field's.
+ */
+export function fieldLines(key: string, value: string, w: number, emit: (line: string) => void, at = '    '): void {
+  const hang = `${at}  `;
+  const lines = wrapText(`${key}: ${cleanLine(value)}`, Math.max(10, w - hang.length));
+  lines.forEach((l, n) => emit((n === 0 ? at : hang) + l));
 }
 
 /** Claude's side of omc-top's cancel: what it was doing then, and its stop when omc-top saw it. */
@@ -214,7 +227,7 @@ export function detailLines(
     );
     push(`  file: ${m.path}`, 'dim', i);
     if (m.problem) push(`  ⚠ last read failed: ${m.problem} (showing the last good values)`, 'error', i);
-    if (m.prompt) push(`  prompt: ${m.prompt}`, undefined, i);
+    if (m.prompt) fieldLines('prompt', m.prompt, w, (text) => out.push({ text, mode: i }), '  ');
     push('  fields:', 'label', i);
     let shown = 0;
     let more = 0;
@@ -224,7 +237,7 @@ export function detailLines(
         continue;
       }
       shown += 1;
-      push(`    ${k}: ${fieldValue(m.fields[k])}`, 'dim', i);
+      fieldLines(k, fieldValue(m.fields[k]), w, (text) => out.push({ text, tone: 'dim', mode: i }));
     }
     if (more > 0) push(`    … ${groupDigits(more)} more fields (all in ${m.path})`, 'dim', i);
   });
