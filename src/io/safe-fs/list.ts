@@ -3,28 +3,35 @@ import fs from 'node:fs';
 import { describeErrno } from './errors.js';
 import { isInsideNormal, quotePath, realDir, realRoot, resolveUnder } from './paths.js';
 import type { DirEntry, ReadFailureCode } from './types.js';
+import { escapeBytes } from './escape-bytes.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
 
 /**
- * Names (as decoded) whose bytes on disk are not valid UTF-8; only looked for when a name holds U+FFFD (null when
- * none does: no set and no list of names per listing, 2,000 of them at start-up).
+ * A listing whose names are not all valid UTF-8 (only looked for when a decoded name holds U+FFFD: no second listing
+ * for the common case, 2,000 names at start-up), listed again by its bytes: each bad name is decoded as Node does,
+ * marked, and shown by its bytes, so two names that decode alike are still two entries, each named as itself.
+ * Null when it is gone meanwhile (the first listing stands).
  */
-function invalidNames(abs: string, dirents: readonly fs.Dirent[]): Set<string> | null {
-  if (!dirents.some((d) => d.name.includes('\ufffd'))) return null;
-  const out = new Set<string>();
+function entriesByBytes(abs: string): DirEntry[] | null {
   try {
-    for (const raw of fs.readdirSync(abs, { encoding: 'buffer' })) {
+    return fs.readdirSync(abs, { withFileTypes: true, encoding: 'buffer' }).map((d) => {
+      const raw = d.name;
+      const e: DirEntry = { name: lenientDecoder.decode(raw), kind: kindOf(d) };
       try {
         fatalDecoder.decode(raw);
       } catch {
-        out.add(lenientDecoder.decode(raw));
+        e.invalidName = true;
+        e.shownName = escapeBytes(raw);
       }
-    }
+      return e;
+    });
   } catch {
-    /* gone meanwhile: the listing itself stands */
+    return null;
   }
-  return out;
 }
+
+const kindOf = (d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): DirEntry['kind'] =>
+  d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other';
 
 /**
  * Lists a directory under root. Missing → `code: 'missing'`; never throws.
@@ -57,18 +64,8 @@ export function listDirSync(
   }
   try {
     const dirents = fs.readdirSync(abs, { withFileTypes: true });
-    const bad = invalidNames(abs, dirents);
-    return {
-      ok: true,
-      entries: dirents.map((d) => {
-        const e: DirEntry = {
-          name: d.name,
-          kind: d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other',
-        };
-        if (bad?.has(d.name)) e.invalidName = true;
-        return e;
-      }),
-    };
+    const byBytes = dirents.some((d) => d.name.includes('\ufffd')) ? entriesByBytes(abs) : null;
+    return { ok: true, entries: byBytes ?? dirents.map((d) => ({ name: d.name, kind: kindOf(d) })) };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ENOTDIR')

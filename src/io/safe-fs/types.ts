@@ -40,6 +40,11 @@ export interface DirEntry {
    * it vanish.
    */
   invalidName?: true;
+  /**
+   * With invalidName: the name's bytes, each one that is not UTF-8 as `\xNN` and every control escaped
+   * (escape-bytes.ts), the text that names this entry and no other (two names can decode to one `name`).
+   */
+  shownName?: string;
 }
 
 /**

@@ -470,7 +470,7 @@ export class SessionsDomain implements Domain {
       let done = 0;
       for (let i = 0; i < total; i++) {
         const e = sessions.entries[i]!;
-        if (!pass.dirs.has(e.name)) this.scanSessionEntry(e.name, e.kind, readFile);
+        if (!pass.dirs.has(e.name)) this.scanSessionEntry(e.name, e.kind, readFile, e.shownName);
         done += 1;
         if (reportProgress) {
           this.progress = { done, total };
@@ -570,13 +570,16 @@ export class SessionsDomain implements Domain {
     return sig;
   }
 
-  private scanSessionEntry(name: string, kind: string, readFile: (rel: string) => void): void {
+  private scanSessionEntry(name: string, kind: string, readFile: (rel: string) => void, shownName?: string): void {
     const rel = `state/sessions/${name}`;
     if (!isValidSessionId(name)) {
-      this.structural.set(rel, {
+      // A name that is not UTF-8 by its bytes (listDirSync's shownName): its decoded name (U+FFFD) names no
+      // directory, and two such names can decode alike; each is its own problem, named as itself.
+      const shown = shownName !== undefined ? `${SESSIONS_DIR}/${shownName}` : shownPath(rel);
+      this.structural.set(shownName !== undefined ? shown : rel, {
         // A problem's path is shown as it is (on screen and in --json): the name with every byte, its controls as
         // escapes (io/shown-path.ts), not removed (`evil]0;x` named no directory) and never raw.
-        path: shownPath(rel),
+        path: shown,
         message: 'directory name is not a valid OMC session id; OMC ignores it and so does omc-top',
         severity: 'warning',
       });
@@ -639,7 +642,8 @@ export class SessionsDomain implements Domain {
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
     // Anything happening to the skeleton (root, state, state/sessions, sessions)
     // — removed, re-created, replaced by a file — is settled by one full scan.
-    if (events.some((ev) => STRUCTURAL.has(ev.rel))) {
+    // So is a name that is not UTF-8: its decoded name cannot tell which entry it was (listDirSync lists it by bytes).
+    if (events.some((ev) => STRUCTURAL.has(ev.rel) || ev.rel.includes('\ufffd'))) {
       this.scan();
       return;
     }
