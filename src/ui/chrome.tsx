@@ -117,8 +117,16 @@ export function Header({
   const pathWhole = shortenPath(shownRoot, 1_000).length + (width >= 100 ? rule.length + 3 : 0);
   const fitsWhole = (c: string) => pathWhole <= width - left.length - lead.length - c.length - 2;
   const omcTries = omc ? omcRightTries(omc, sessions.omcSeen, counts, clock) : [];
-  const withOmc = omcTries.find(fitsWhole);
-  const ruleText = width >= 100 ? ` (${rule})` : '';
+  // A known OMC is not dropped for the path's sake: past its forms that leave the path whole, its short form
+  // (`OMC 4.4.4`) stays while the path, shortened by its cut and without its rule, keeps PATH_MIN cells.
+  const omcShort = omc && omcGuessMarks(omc, sessions.omcSeen) === null ? omcTries[omcTries.length - 1] : undefined;
+  const withOmc =
+    omcTries.find(fitsWhole) ??
+    (omcShort !== undefined && width - left.length - lead.length - omcShort.length - 2 >= PATH_MIN
+      ? omcShort
+      : undefined);
+  const pathCut = withOmc !== undefined && !fitsWhole(withOmc);
+  const ruleText = width >= 100 && !pathCut ? ` (${rule})` : '';
   let right = withOmc ?? `${counts}  ${clock}`;
   let showRule = ruleText !== '';
   if (attn) {
@@ -191,7 +199,15 @@ export function Header({
  */
 function omcRightTries(omc: OmcInstall, seen: SessionsSnapshot['omcSeen'], counts: string, clock: string): string[] {
   const marks = omcGuessMarks(omc, seen);
-  if (marks === null) return [`${counts}  ${omcLabel(omc, seen)}  ${clock}`];
+  if (marks === null) {
+    // A known OMC: its label, then its short form (`OMC 4.4.4`, `OMC 4.4.4/5.5.0`: where it came from left out).
+    const label = omcLabel(omc, seen);
+    const short = label.replace(/ \(.*\)$/, '');
+    // Last, without the clock, as a guess's mark: the version says how every status was judged, the clock does not.
+    return short === label
+      ? [`${counts}  ${label}  ${clock}`, `${counts}  ${label}`]
+      : [`${counts}  ${label}  ${clock}`, `${counts}  ${short}  ${clock}`, `${counts}  ${short}`];
+  }
   const tries = marks.map((m) => `${counts}  ${m}  ${clock}`);
   const shortest = marks[marks.length - 1];
   if (shortest !== undefined) tries.push(`${counts}  ${shortest}`);

@@ -45,11 +45,32 @@ describe('header: which OMC', () => {
     expect(f).toContain('OMC 5.5.0 (--plugin-dir)');
     expect(f).not.toContain('assumed');
   });
-  it('gives way to the root path when both do not fit', () => {
+  it('gives its source up before the root path, and keeps its short form while the path keeps room', () => {
     const root = '/tmp/a-rather-long-project-directory-name/with/more/parts/.omc';
     const f = frame(90, root, omc('5.5.0'));
     expect(f).toContain('project-directory-name/with/more/parts/.omc');
-    expect(f).not.toContain('OMC 5.5.0');
+    expect(f).toContain('OMC 5.5.0');
+    expect(f).not.toContain('(test)');
+  });
+});
+
+describe('header: a known OMC at 80 columns and narrower (it was dropped below ~85)', () => {
+  const root = '/tmp/testerA/s/p/.omc';
+  const flag = makeOmcInstall('4.4.4', '--omc-version', '--omc-version');
+  it('at 80 columns: the short form `OMC 4.4.4` beside the whole root and the clock', () => {
+    const f = frame(80, root, flag);
+    expect(f).toMatch(/omc-top {2}\/tmp\/testerA\/s\/p\/\.omc +0 sess · 0 running {2}OMC 4\.4\.4 {2}00:00 UTC/);
+    expect(f.length).toBeLessThanOrEqual(80);
+  });
+  it('where the long form fits, the long form', () => {
+    expect(headerFrame({ width: 100, root, rule: '--root', omc: flag })).toContain('OMC 4.4.4 (--omc-version)');
+  });
+  it('narrower: the clock goes, then the path is cut, and the version stays', () => {
+    const at60 = frame(60, root, flag);
+    expect(at60).toContain('OMC 4.4.4');
+    expect(at60).not.toContain('UTC');
+    expect(at60).toMatch(/….*\.omc/);
+    expect(at60.length).toBeLessThanOrEqual(60);
   });
 });
 
@@ -75,9 +96,10 @@ describe('header: a guess keeps a mark while the root path fits whole', () => {
     // The header as it was: the path shortened to its room, the clock kept.
     expect(f).toContain('00:00 UTC');
   });
-  it('a known OMC is not shortened: its label or nothing', () => {
+  it('a known OMC gives its short form before it gives its place', () => {
     const f = frame(60, '/p/.omc', omc('5.5.0'));
-    expect(f).not.toContain('OMC');
+    expect(f).toContain('OMC 5.5.0  00:00 UTC');
+    expect(f).not.toContain('(test)');
     expect(f).toContain('/p/.omc');
   });
 });
