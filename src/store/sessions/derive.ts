@@ -353,7 +353,9 @@ function sortRecords(recs: FileRec[]): SortedRecords {
       out.problems.push({
         path: rec.rel,
         message: rec.problem,
-        severity: rec.value === undefined ? 'error' : 'warning',
+        // The file as it is on disk, the same fact for every reader: a process that saw it good before (the monitor,
+        // `watch --json`) still shows its last good values, but the file is as broken as a fresh `--json` finds it.
+        severity: 'error',
       });
     if (k.scope === 'ended') {
       out.ended = rec.value ?? null;
