@@ -1,6 +1,7 @@
 /**
  * The fleet's column header names its last column whole, `AGE`, over the rows' ages at every width (it read `AG…`:
- * the header filled every cell of the line while a row leaves the last one blank, and the line's fit cut it).
+ * the header filled every cell of the line while a row leaves the last one blank, and the line's fit cut it; the list's
+ * `↓N more` note, added after AGE, was cut with it).
  */
 import { describe, expect, it } from 'vitest';
 import { mountFleet } from '../helpers/mount-app.js';
@@ -25,6 +26,14 @@ describe('omc-top --all: the AGE column header', () => {
       expect(row, all.join('\n')).not.toBe('');
       expect(header.length).toBe(row.length);
       expect(header.length).toBeLessThanOrEqual(columns);
+    }
+    // A list longer than the screen: its `↓N more` note in the header, AGE still whole after it.
+    for (const columns of [60, 80, 100, 170]) {
+      app.resize(columns, 7);
+      const t = await app.waitForText(/more/);
+      const header = t.split('\n').find((l) => l.includes('STATUS')) ?? '';
+      expect(header, `${columns}x7:\n${t}`).toMatch(/[↑↓]\d+ more .* AGE$/);
+      expect(header.length).toBeLessThan(columns);
     }
     app.unmountOnly();
   });

@@ -69,7 +69,11 @@ export function fleetColumns(width: number): FleetColumns {
   };
 }
 
-export function columnsHeader(width: number): string {
+/**
+ * The column header; `note` (the list's `↓8 more`) at the end of the MODES cell, so AGE stays whole (appended
+ * after AGE it was cut, and the header read `AGE…` in any list longer than the screen).
+ */
+export function columnsHeader(width: number, note = ''): string {
   const c = fleetColumns(width);
   return fit(
     '  ' +
@@ -78,12 +82,19 @@ export function columnsHeader(width: number): string {
       fit('SESSION', c.id) +
       fit('CLAUDE', c.claude) +
       (c.cost ? fit('SPENT EST', c.cost) : '') +
-      fit('MODES', c.modes) +
+      cell(modesTitle(note.trim(), c.modes - 1), c.modes) +
       // Right-aligned over the rows' ages, and as they do, leaves the line's last cell blank (filled, the view's fit
       // cut it to `AG…`).
       fit('AGE'.padStart(c.age - 1), c.age),
     width,
   );
+}
+
+/** `MODES  ↓8 more`; in a narrow column the note alone (how much is out of sight says more than the title). */
+function modesTitle(note: string, room: number): string {
+  if (note === '') return 'MODES';
+  const both = `MODES  ${note}`;
+  return both.length <= room ? both : note.length <= room ? note : 'MODES';
 }
 
 /**

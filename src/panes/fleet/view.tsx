@@ -134,7 +134,7 @@ export function FleetView({
       <Box flexDirection="column" height={height + (withFilter ? 2 : 1)}>
         {counts ? <FilterLine of={ui} shown={counts.shown} total={counts.total} width={width} /> : null}
         <Text bold color={theme.muted} wrap="truncate">
-          {fit(columnsHeader(width).trimEnd() + more, width)}
+          {fit(columnsHeader(width, more).trimEnd(), width)}
         </Text>
         {lines.length === 0 ? (
           <Text color={theme.muted} wrap="truncate">
