@@ -91,6 +91,9 @@ function watchStdout(): void {
 }
 watchStdout();
 
+/** The status of a run whose terminal hung up (SIGHUP's, 128 + 1). */
+const HANGUP_STATUS = 129;
+
 /** Node's "ENOSPC: no space left on device, write" as "no space left on device (ENOSPC)". */
 function failureWords(e: NodeJS.ErrnoException): string {
   const m = /^([A-Z0-9_]+): (.+?)(?:, \w+)?$/.exec(e.message);
@@ -103,6 +106,8 @@ function failureWords(e: NodeJS.ErrnoException): string {
  * 1 (what `echo` gives), so a script does not take output it never got for a success.
  */
 export function exitStatus(code: number): number {
+  // 129: the terminal hung up, and that is why its writes failed (EIO): nothing new to say, to no one.
+  if (code === HANGUP_STATUS) return code;
   const errored = (process.stdout as { errored?: NodeJS.ErrnoException | null }).errored ?? null;
   const e = stdoutFailure ?? (errored && errored.code !== 'EPIPE' ? errored : null);
   if (!e) return code;
