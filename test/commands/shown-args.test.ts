@@ -48,7 +48,6 @@ describe('an argument with an escape sequence, named in an error', () => {
       const what = JSON.stringify(args);
       expect(r.stderr.split('\n')[0], what).toContain(line);
       expect(r.status, what).toBe(2);
-      // eslint-disable-next-line no-control-regex
       expect(r.stderr, what).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f\u202e]/);
     }
   });
