@@ -337,6 +337,9 @@ describe('a session directory omc-top may not list, live', () => {
     try {
       await waitFor(() => view(store, D)?.status === 'unreadable', { what: 'unreadable after the chmod' });
       expect(view(store, D)!.verdict).toMatchObject({ decision: 'unknown', rule: 'omc-top-cannot-read' });
+      // Its loop is what was last read of it, marked so, and no longer counted as running (the header's count).
+      expect(view(store, D)!.modes.map((m) => [m.mode, m.iteration, m.status])).toEqual([['ralph', 1, 'unreadable']]);
+      expect(store.sessions.getSnapshot().counts).toMatchObject({ running: 1, unreadable: 1 });
       expect(attention(store).open.map((n) => [n.kind, n.session])).toEqual([['unreadable', D]]);
       expect(view(store, S)?.status).toBe('enforced');
       expect(store.status.getSnapshot().watchMode).toBe('events');

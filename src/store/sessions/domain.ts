@@ -606,6 +606,11 @@ export class SessionsDomain implements Domain {
       if (notReadHere(list.code)) {
         if (this.unlisted.get(name) !== list.message || !this.views.has(name)) this.dirty.add(name);
         this.unlisted.set(name, list.message);
+        // Its files seen before are read again by their own paths, as under a refused directory above: refused
+        // too, each keeps its last good value marked unreadable (not shown as read now, nor counted running);
+        // readable by path (a directory that may be searched but not listed), what they say now.
+        const under = `${rel}/`;
+        for (const f of [...this.recs.files.keys()]) if (f.startsWith(under)) readFile(f);
         return;
       }
       if (this.unlisted.delete(name)) this.dirty.add(name);
