@@ -15,6 +15,7 @@ import { mode } from './nav.js';
 import type { Binding, Mode } from './bindings.js';
 import type { AnyPaneModule, DraftToKeep, KeyContext } from './pane.js';
 import type { UiStore } from './ui-store.js';
+import { countWord } from '../io/count-words.js';
 
 /**
  * A kept draft shown in an editor that has just opened: `restore` is the field as the draft left it (the pane's
@@ -65,7 +66,7 @@ function previewOf(d: KeptDraft): string {
   const cut = truncate(first, PREVIEW_CHARS);
   // A first line cut ends in truncate's own ellipsis; a whole first line with more lines after it gets one.
   const more = cut === first && text.trim().includes('\n') ? ' …' : '';
-  return `“${cut}”${more} (${text.length} characters)`;
+  return `“${cut}”${more} (${countWord(text.length, 'character')})`;
 }
 
 /** What a key other than Ctrl-R and Ctrl-X says while the offer is open: nothing is typed over an undecided draft. */

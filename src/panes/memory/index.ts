@@ -42,6 +42,7 @@ import * as tf from './text-field.js';
 import { MemoryPaneView } from './view.js';
 import { OFFER_PENDING, offerBindings, offerFor, offerMode } from '../../kit/kept-drafts.js';
 import { draftToKeep, formFromKept, KEPT_LIMITS, KEPT_TARGET, landedIn } from './kept.js';
+import { countWord } from '../../io/count-words.js';
 
 type Ctx = KeyContext<MemoryPaneState>;
 type S = MemoryPaneState;
@@ -269,7 +270,7 @@ export const memoryPane: PaneModule<MemoryPaneState> = {
   // Ctrl-C or q (from another pane) asks before a directive being written is thrown away, as the notepad does.
   unsaved: (s) =>
     s.form && formDirty(s.form)
-      ? `${s.form.mode === 'add' ? 'a new directive' : 'changes to a directive'} not saved (${s.form.directive.text.length} characters)`
+      ? `${s.form.mode === 'add' ? 'a new directive' : 'changes to a directive'} not saved (${countWord(s.form.directive.text.length, 'character')})`
       : null,
   keptDraft: (s) => (s.form ? draftToKeep(s.form) : null),
   nextTick(_state, store, now) {

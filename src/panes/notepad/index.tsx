@@ -62,6 +62,7 @@ import { NotepadView } from './view.js';
 import { rootWriteBlock } from '../../ui/not-known.js';
 import { OFFER_PENDING, offerBindings, offerMode } from '../../kit/kept-drafts.js';
 import { draftToKeep, notepadOffer } from './kept.js';
+import { countWord } from '../../io/count-words.js';
 
 type Ctx = KeyContext<NotepadPaneState>;
 type S = NotepadPaneState;
@@ -381,7 +382,7 @@ export const notepadPane: PaneModule<NotepadPaneState> = {
   },
   unsaved: (s) =>
     s.editor && s.editor.buf.text !== s.editor.initial
-      ? `an unsaved ${s.editor.kind === 'priority' ? 'Priority Context' : s.editor.section === 'manual' ? 'MANUAL' : 'Working Memory'} draft (${s.editor.buf.text.length} characters)`
+      ? `an unsaved ${s.editor.kind === 'priority' ? 'Priority Context' : s.editor.section === 'manual' ? 'MANUAL' : 'Working Memory'} draft (${countWord(s.editor.buf.text.length, 'character')})`
       : null,
   keptDraft: (s) => (s.editor ? draftToKeep(s.editor) : null),
   View: NotepadView,

@@ -12,6 +12,7 @@ import { progressText } from '../../store/sessions/summary.js';
 import { formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
 import { groupDigits } from '../../io/group-digits.js';
 import { cleanLine } from '../../io/sanitize.js';
+import { countWord } from '../../io/count-words.js';
 
 export interface DetailLine {
   text: string;
@@ -41,7 +42,7 @@ function fieldValue(v: unknown): string {
   if (text.length <= MAX_FIELD_CHARS) return text;
   // Never half a surrogate pair: a lone half is no character a terminal can draw.
   const cut = /[\ud800-\udbff]/.test(text.charAt(MAX_FIELD_CHARS - 1)) ? MAX_FIELD_CHARS - 1 : MAX_FIELD_CHARS;
-  return `${text.slice(0, cut)}… (${groupDigits(text.length - cut)} more characters)`;
+  return `${text.slice(0, cut)}… (${countWord(text.length - cut, 'more character', 'more characters')})`;
 }
 
 /**
