@@ -6,32 +6,16 @@
  * test/e2e/unreadable.e2e.test.ts.
  */
 import fs from 'node:fs';
-import { onTestFinished } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
 import { waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { refuseReads } from '../helpers/read-faults.js';
-import { runWatchCommand } from '../../src/commands/watch.js';
+import { watchLines, type WatchLine } from '../helpers/watch-lines.js';
 
 const S = 'a1b2c3d4-0000-4000-8000-0000000000a1';
-type Line = Record<string, unknown>;
+type Line = WatchLine;
 
 function watch(args: string[], cwd: string, stateHome: string): Line[] {
-  const lines: Line[] = [];
-  let stop = () => {};
-  const stopped = new Promise<void>((r) => (stop = r));
-  const running = runWatchCommand(['--json', '--snapshot', ...args], {
-    out: (s) => s.split('\n').forEach((l) => l !== '' && lines.push(JSON.parse(l) as Line)),
-    err: () => {},
-    cwd,
-    env: { ...process.env, XDG_STATE_HOME: stateHome },
-    now: Date.now,
-    stopped,
-  });
-  onTestFinished(async () => {
-    stop();
-    await running;
-  });
-  return lines;
+  return watchLines(args, cwd, { ...process.env, XDG_STATE_HOME: stateHome });
 }
 
 describe('watch --json on a root that becomes unreadable', () => {

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runStatusCommand } from '../../src/commands/status.js';
-import { runWatchCommand } from '../../src/commands/watch.js';
+import { watchLines } from '../helpers/watch-lines.js';
 import { statusCacheName, statusCacheText } from '../../src/feeds/attention/status-cache.js';
 import { NO_CLAUDE_DIR, waitFor } from '../helpers/fixtures.js';
 import { describe, expect, it, onTestFinished } from '../helpers/it.js';
@@ -123,22 +123,8 @@ describe('an unusable state directory, on every surface a script reads', () => {
     const base = tempDir('omc-top-statedir-live-');
     const dir = path.join(base, 'state', 'omc-top');
     fs.mkdirSync(dir, { recursive: true });
-    const lines: Record<string, unknown>[] = [];
-    let stop = () => {};
-    const stopped = new Promise<void>((r) => (stop = r));
     // Not --poll: a poll re-reads every domain each second; the watching store's own look (every 5 s) must see it.
-    const running = runWatchCommand(['--json', '--snapshot', '--root', emptyProject.root], {
-      out: (s) => s.split('\n').forEach((l) => l !== '' && lines.push(JSON.parse(l) as Record<string, unknown>)),
-      err: () => {},
-      cwd: emptyProject.dir,
-      env: envOf(base),
-      now: Date.now,
-      stopped,
-    });
-    onTestFinished(async () => {
-      stop();
-      await running;
-    });
+    const lines = watchLines(['--root', emptyProject.root], emptyProject.dir, envOf(base));
     await waitFor(() => lines.some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: 'the ready line' });
     expect(lines.filter((l) => l.type === 'state-dir').map((l) => l.stateDir)).toEqual([
       { path: dir, ok: true, problem: null },
