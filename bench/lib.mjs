@@ -248,6 +248,30 @@ export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], wrap =
     },
     /** First time (ms since `from`) the output after index `fromChunk` contains `needle`. */
     waitOutput: (needle, fromChunk, timeoutMs = 10_000) => outputArrival(chunks, needle, fromChunk, timeoutMs),
+    /**
+     * When the bytes that made the screen match `re` arrived: the chunks so far replayed into a fresh terminal of
+     * the same size, one at a time, the first whose screen matches giving its arrival stamp. waitScreen's own time
+     * also counts this process's polling (every 5 ms) and its terminal's parsing of the frame (more cells at
+     * 200x60), which are the measuring side's costs, not the monitor's. Null when no chunk so far matches.
+     */
+    async arrivedWhen(re) {
+      const replay = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
+      const shown = () => {
+        const b = replay.buffer.active;
+        const out = [];
+        for (let i = 0; i < rows; i++) out.push(b.getLine(i)?.translateToString(true) ?? '');
+        return out.join('\n');
+      };
+      try {
+        for (const c of [...chunks]) {
+          await new Promise((r) => replay.write(c.d, r));
+          if (re.test(shown())) return c.t;
+        }
+        return null;
+      } finally {
+        replay.dispose();
+      }
+    },
     async waitScreen(re, timeoutMs = 15_000) {
       const deadline = now() + timeoutMs;
       for (;;) {
