@@ -73,7 +73,7 @@ export const INK_PATCHES = [
     file: /[\\/]ink[\\/]build[\\/]squash-text-nodes\.js$/,
     module: 'text-memo.mjs',
     edits: [{ find: 'return sanitizeAnsi(text);', replace: 'return __omcTopSanitize(text);' }],
-    wiring: 'const __omcTopSanitize = __omcTop.createTextMemo(sanitizeAnsi);\n',
+    wiring: 'const __omcTopSanitize = __omcTop.createTextMemo(__omcTop.plainSgrPassesThrough(sanitizeAnsi));\n',
   },
   {
     // A text's Yoga node is marked dirty once per layout, not once per changed span (dirty-once.mjs).
