@@ -267,6 +267,29 @@ describe('wiki pane: layout and hostile text', () => {
     expectFits(a, columns, rows);
   });
 
+  // A tester's find: at 30x6 the list showed the first page's tag line without its title (a page row took two
+  // lines where one was left, and Ink shrank the title and the search line away instead).
+  it.each([5, 6, 7, 8, 9])("at 30x%i a page's tag line is never shown without its title", async (rows) => {
+    p = makeProject({ withFixture: true });
+    app = await mountApp({ root: p.root, pane: 'wiki', clock: () => READERS_CAPTURED_AT, columns: 30, rows });
+    const a = app;
+    await a.waitForText('ADR-007');
+    const lines = a.lines();
+    const tagLine = lines.findIndex((l) => l.includes('adr, tanstack-query'));
+    if (tagLine >= 0) expect(lines[tagLine - 1], lines.join('\n')).toContain('ADR-007');
+    expect(
+      lines.find((l) => l.startsWith('▸')),
+      lines.join('\n'),
+    ).toContain('ADR-007');
+    // With a line to spare the search line (the query and its count) stays above the page.
+    if (rows >= 6) expect(lines.join('\n')).toContain('10 of 10 pages');
+    expectFits(a, 30, rows);
+    await a.press('j');
+    await waitFor(() => a.lines().find((l) => l.startsWith('▸') && !l.includes('ADR-007')) ?? null, {
+      what: 'the next page selected',
+    });
+  });
+
   it('escape sequences in a page never reach the terminal', async () => {
     p = makeProject({ withFixture: true });
     fs.writeFileSync(

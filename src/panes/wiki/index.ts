@@ -194,10 +194,12 @@ const bindings: Binding<S>[] = [
   },
   ...navBindings(LIST, 'pages', moveResults, {
     hint: false,
-    // The search line, the filter line, the column titles, then two lines a page (view.tsx).
+    // The lines above the list that fit, then a page's lines (layout.ts `resultsRoom`, as view.tsx draws them).
     place: (ctx) => {
       const l = results(ctx);
-      return l ? { firstRow: 3, view: l.view, height: l.height, total: l.rows.count, rowsPerItem: 2 } : null;
+      return l
+        ? { firstRow: l.firstRow, view: l.view, height: l.height, total: l.rows.count, rowsPerItem: l.linesPerPage }
+        : null;
     },
   }),
   { keys: ['enter', 'right', 'l'], help: 'open the selected page', hint: 'open', when: LIST, run: openSelected },

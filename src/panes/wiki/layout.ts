@@ -1,6 +1,6 @@
 /**
  * The wiki pane's layout, shared by its view and its key handlers: the result
- * list (two rows per page), the lint list, and the page body.
+ * list (two rows per page, one when only one is left), the lint list, and the page body.
  */
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import { omcReadsIt } from '../../store/wiki/page.js';
@@ -12,15 +12,49 @@ import { pageLines, type PageLine } from './page-lines.js';
 import type { WikiPaneState } from './reducer.js';
 import { wikiRows, type WikiRow, type WikiRows } from './rows.js';
 
+/** The lines above the results that fit: a short pane drops the filter line first, then the column titles. */
+export interface ResultsChrome {
+  search: boolean;
+  filter: boolean;
+  header: boolean;
+}
+
 export interface ResultsLayout {
   rows: WikiRows;
   names: Ids;
   unsearchable: number;
   searching: boolean;
+  /** The not-searched note below the list: null when there is none or no line is left for it. */
   note: string | null;
-  /** Pages that fit (each takes two rows). */
+  chrome: ResultsChrome;
+  /** The screen row of the first result, counted from the pane's first row. */
+  firstRow: number;
+  /** Lines a page takes: two (title, then tags and snippet), or one (its title) when only one line is left. */
+  linesPerPage: 1 | 2;
+  /** Pages that fit. */
   height: number;
   view: ListView;
+}
+
+/**
+ * What the results list shows in `lines` rows. A page row is its title line and then its tag line; a tag line
+ * without its title names nothing, so when only one line is left for the list a page is its title alone. Below
+ * four rows the lines above the list give way, filter first, then the column titles, then the search line (the
+ * query and its count stay as long as a result shows with them), so a page's title is always on screen.
+ */
+export function resultsRoom(
+  lines: number,
+  wantsNote: boolean,
+): { chrome: ResultsChrome; note: boolean; linesPerPage: 1 | 2; height: number } {
+  const search = lines >= 2;
+  const header = lines >= 3;
+  const filter = lines >= 4;
+  const above = (search ? 1 : 0) + (header ? 1 : 0) + (filter ? 1 : 0);
+  // The note takes its line only beside a whole page row.
+  const note = wantsNote && lines - above >= 3;
+  const left = Math.max(1, lines - above - (note ? 1 : 0));
+  const linesPerPage = left >= 2 ? 2 : 1;
+  return { chrome: { search, filter, header }, note, linesPerPage, height: Math.floor(left / linesPerPage) };
 }
 
 /** The rows on screen: the only ones built. */
@@ -62,10 +96,13 @@ export function resultsLayout(state: WikiPaneState, domain: WikiDomain, snap: Wi
   // Memoised per snapshot and query, names included (the view, the settle step and the keys each lay out the list).
   const rows = wikiRows(domain, snap, state);
   const { unsearchable, searching } = rows;
-  const note = searching && unsearchable > 0 ? notSearchedNote(unsearchable, tooLargeIn(snap)) : null;
-  const height = Math.max(1, Math.floor((body.rows - 3 - (note ? 1 : 0)) / 2));
+  const room = resultsRoom(body.rows, searching && unsearchable > 0);
+  const note = room.note ? notSearchedNote(unsearchable, tooLargeIn(snap)) : null;
+  const { chrome, linesPerPage, height } = room;
+  const firstRow = (chrome.search ? 1 : 0) + (chrome.filter ? 1 : 0) + (chrome.header ? 1 : 0);
   const names = rows.names;
-  return { rows, names, unsearchable, searching, note, height, view: listView(state.list, names, height) };
+  const view = listView(state.list, names, height);
+  return { rows, names, unsearchable, searching, note, chrome, firstRow, linesPerPage, height, view };
 }
 
 export interface LintLayout {

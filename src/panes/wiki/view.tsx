@@ -31,6 +31,8 @@ interface RowProps {
   lint: LintReport;
   width: number;
   selected: boolean;
+  /** False when only the title line fits (layout.ts `resultsRoom`). */
+  tagLine: boolean;
 }
 
 /**
@@ -43,9 +45,10 @@ const sameRow = (a: RowProps, b: RowProps) =>
   a.lint === b.lint &&
   a.width === b.width &&
   a.selected === b.selected &&
+  a.tagLine === b.tagLine &&
   (a.row === b.row || (a.row.page === b.row.page && a.row.score === b.row.score && a.row.snippet === b.row.snippet));
 
-const Row = memo(function Row({ row, lint, width, selected }: RowProps) {
+const Row = memo(function Row({ row, lint, width, selected, tagLine }: RowProps) {
   const theme = useTheme();
   const t = rowLayout(row, badgesFor(row.page, lint), width);
   // Two lines straight in the list's column, no wrapping <Box>: a keystroke that changes every visible row
@@ -66,10 +69,12 @@ const Row = memo(function Row({ row, lint, width, selected }: RowProps) {
           </Text>
         ))}
       </Text>
-      <Text color={theme.muted} wrap="truncate">
-        {'  '}
-        {t.detail}
-      </Text>
+      {tagLine ? (
+        <Text color={theme.muted} wrap="truncate">
+          {'  '}
+          {t.detail}
+        </Text>
+      ) : null}
     </>
   );
 }, sameRow);
@@ -207,7 +212,7 @@ function ListView({
   const theme = useTheme();
   if (state.picker) return <TagPickerView state={state} snap={snap} width={width} height={height} />;
   const lay = resultsLayout(state, domain, snap, { columns: width, rows: height });
-  const { rows, searching, note, height: listH } = lay;
+  const { rows, searching, note, chrome, height: listH } = lay;
   const unreadable = snap.pages.length - snap.searchable.length;
   const { index: sel, top } = lay.view;
   let empty: string | null = null;
@@ -220,11 +225,15 @@ function ListView({
     empty = searching ? 'No page matches (OMC would return nothing either).' : 'No page has this category and tag.';
   return (
     <Box flexDirection="column" height={height}>
-      <SearchLine state={state} snap={snap} shown={rows.count} searching={searching} width={width} />
-      <FilterLine state={state} lint={lint} unreadable={unreadable} width={width} />
-      <Text bold color={theme.muted} wrap="truncate">
-        {withNote(headerLine(width), moreText(lay.view, listH, rows.count), width, fit)}
-      </Text>
+      {chrome.search ? (
+        <SearchLine state={state} snap={snap} shown={rows.count} searching={searching} width={width} />
+      ) : null}
+      {chrome.filter ? <FilterLine state={state} lint={lint} unreadable={unreadable} width={width} /> : null}
+      {chrome.header ? (
+        <Text bold color={theme.muted} wrap="truncate">
+          {withNote(headerLine(width), moreText(lay.view, listH, rows.count), width, fit)}
+        </Text>
+      ) : null}
       {empty ? (
         <Text color={theme.muted} wrap="truncate">
           {clip(`  ${empty}`, width)}
@@ -233,7 +242,9 @@ function ListView({
         // Keyed by screen position, not by page: a keystroke brings new pages into every slot, and a page key
         // made React unmount every row and mount new ones (new Ink nodes, new Yoga nodes, the garbage of both);
         // by position the same Ink text nodes take the new text. Rows hold no state, so nothing is lost.
-        visibleRows(lay).map((r, i) => <Row key={i} row={r} lint={lint} width={width} selected={top + i === sel} />)
+        visibleRows(lay).map((r, i) => (
+          <Row key={i} row={r} lint={lint} width={width} selected={top + i === sel} tagLine={lay.linesPerPage === 2} />
+        ))
       )}
       {note ? (
         <>
