@@ -53,7 +53,7 @@ const PAGES_NAMED = 10;
 function pageList(pages: readonly WikiPage[]): string {
   const named = pages
     .slice(0, PAGES_NAMED)
-    .map((p) => `${shownPath(p.filename)} (${p.issues[0]?.message ?? 'unreadable'})`)
+    .map((p) => `${p.shownName} (${p.issues[0]?.message ?? 'unreadable'})`)
     .join('; ');
   const more = pages.length - PAGES_NAMED;
   return more > 0 ? `${named}; and ${more} more (the Wiki pane's L lists them all)` : named;

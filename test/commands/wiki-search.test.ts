@@ -143,6 +143,24 @@ describe('omc-top wiki search', () => {
     expect(r.stderr).toMatch(/1 wiki page\(s\) not searched.*broken\.md \(no frontmatter/);
   });
 
+  it('names a page whose file name is not UTF-8 by its bytes (\\xNN), each of two that decode alike', ({
+    project: p,
+  }) => {
+    const wiki = path.join(p.root, 'wiki');
+    for (const byte of [0xe9, 0xea])
+      fs.writeFileSync(
+        Buffer.concat([Buffer.from(`${wiki}/caf`), Buffer.from([byte]), Buffer.from('-notes.md')]),
+        'x\n',
+      );
+    const r = run(['wiki', 'search', 'checkout', '--root', p.root]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /2 wiki page\(s\) not searched, as OMC skips them too: caf\\xe9-notes\.md \(file name is not valid UTF-8/,
+    );
+    expect(r.stderr).toContain('; caf\\xea-notes.md (');
+    expect(r.stderr).not.toContain('\ufffd');
+  });
+
   it('usage errors exit 2 with a reason; a missing .omc exits 2 and says where it looked', ({ emptyProject: p }) => {
     for (const [args, msg] of [
       [['wiki'], /needs a subcommand/],

@@ -7,7 +7,9 @@ import {
   isMissingSync,
   listDirSync,
   readJsonSync,
+  readTextByNameSync,
   readTextSync,
+  statByNameSync,
   touchUnder,
   unlinkUnder,
 } from '../../src/io/safe-fs/index.js';
@@ -91,6 +93,37 @@ describe('safe reads under the .omc root', () => {
     expect(listDirSync(root, 'state/sessions')).toMatchObject({ ok: false, code: 'missing' });
     fs.writeFileSync(path.join(root, 'state'), 'oops');
     expect(listDirSync(root, 'state')).toMatchObject({ ok: false, code: 'not-a-file' });
+  });
+});
+
+describe('a file whose name is not UTF-8, read by its bytes', () => {
+  const bad = (name: string) => Buffer.concat([Buffer.from(name), Buffer.from([0xff])]);
+  const under = (dir: string, name: Buffer) => Buffer.concat([Buffer.from(`${dir}/`), name]);
+
+  it("listDirSync gives the name's bytes, which read and stat that file (its decoded name opens nothing)", () => {
+    fs.mkdirSync(path.join(root, 'wiki'));
+    fs.writeFileSync(under(path.join(root, 'wiki'), bad('a')), 'first');
+    fs.writeFileSync(under(path.join(root, 'wiki'), bad('b')), 'second');
+    const list = listDirSync(root, 'wiki');
+    const entries = list.ok ? list.entries : [];
+    expect(entries.map((e) => e.shownName).sort()).toEqual(['a\\xff', 'b\\xff']);
+    const a = entries.find((e) => e.shownName === 'a\\xff')!;
+    expect(readTextSync(root, `wiki/${a.name}`)).toMatchObject({ ok: false, code: 'missing' });
+    expect(readTextByNameSync(root, 'wiki', a.nameBytes!)).toMatchObject({ ok: true, text: 'first' });
+    expect(statByNameSync(root, 'wiki', a.nameBytes!)?.size).toBe(5);
+  });
+
+  it('refuses a symlink so named, a directory linked out of the root, and a name that is no single name', () => {
+    fs.mkdirSync(path.join(root, 'wiki'));
+    fs.writeFileSync(path.join(root, 'target.md'), 'x');
+    fs.symlinkSync(path.join(root, 'target.md'), under(path.join(root, 'wiki'), bad('link')));
+    expect(readTextByNameSync(root, 'wiki', bad('link'))).toMatchObject({ ok: false, code: 'not-a-file' });
+    fs.mkdirSync(path.join(base, 'outside'));
+    fs.writeFileSync(under(path.join(base, 'outside'), bad('x')), 'secret');
+    fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'out'));
+    expect(readTextByNameSync(root, 'out', bad('x'))).toMatchObject({ ok: false, code: 'outside-root' });
+    for (const name of [Buffer.from('..'), Buffer.from('.'), bad('../'), Buffer.alloc(0)])
+      expect(readTextByNameSync(root, 'wiki', name)).toMatchObject({ ok: false, code: 'outside-root' });
   });
 });
 

@@ -1,7 +1,7 @@
 /** Directory listings and stats under a root, contained like every read. */
 import fs from 'node:fs';
 import { describeErrno } from './errors.js';
-import { isInsideNormal, quotePath, realDir, realRoot, resolveUnder } from './paths.js';
+import { containedByName, isInsideNormal, quotePath, realDir, realRoot, resolveUnder } from './paths.js';
 import type { DirEntry, ReadFailureCode } from './types.js';
 import { escapeBytes } from './escape-bytes.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
@@ -22,6 +22,7 @@ function entriesByBytes(abs: string): DirEntry[] | null {
       } catch {
         e.invalidName = true;
         e.shownName = escapeBytes(raw);
+        e.nameBytes = Buffer.from(raw);
       }
       return e;
     });
@@ -78,6 +79,17 @@ export function listDirSync(
 export function statSync(root: string, rel: string): fs.Stats | null {
   try {
     return fs.lstatSync(resolveUnder(root, rel));
+  } catch {
+    return null;
+  }
+}
+
+/** lstat of the entry named by the bytes `name` in `relDir` (a name that is not UTF-8: DirEntry.nameBytes); never throws. */
+export function statByNameSync(root: string, relDir: string, name: Buffer): fs.Stats | null {
+  const at = containedByName(root, relDir, name, 'the root');
+  if (!at.ok) return null;
+  try {
+    return fs.lstatSync(at.path);
   } catch {
     return null;
   }

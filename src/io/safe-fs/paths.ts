@@ -153,6 +153,39 @@ export function containedPath(
 }
 
 /**
+ * The path of the entry named by the bytes `name` in the directory `relDir` under `root`, for a name that is not
+ * UTF-8 (a text path cannot name it: Node decodes it with U+FFFD). The directory is resolved and contained as
+ * containedPath's are; the name must be one component (no slash, no NUL, not `.` or `..`), so the caller's
+ * O_NOFOLLOW open decides about the last part as it does for a text path.
+ */
+export function containedByName(
+  root: string,
+  relDir: string,
+  name: Buffer,
+  rootWord: string,
+): { ok: true; path: Buffer } | { ok: false; code: ReadFailureCode; message: string } {
+  const dots = name.length <= 2 && name.every((b) => b === 0x2e);
+  if (name.length === 0 || dots || name.includes(0x2f) || name.includes(0))
+    return { ok: false, code: 'outside-root', message: 'is not a name within its directory; not read' };
+  let abs: string;
+  try {
+    abs = resolveUnder(root, relDir);
+  } catch (e) {
+    return { ok: false, code: 'outside-root', message: (e as Error).message };
+  }
+  const dir = realDir(abs);
+  if (dir === null) return unresolved(abs);
+  if (!isInsideNormal(realRoot(root), dir)) {
+    return {
+      ok: false,
+      code: 'outside-root',
+      message: `directory is a symlink to outside ${rootWord} (${quotePath(dir)}); not read`,
+    };
+  }
+  return { ok: true, path: Buffer.concat([Buffer.from(dir === '/' ? '/' : `${dir}/`), name]) };
+}
+
+/**
  * Why a directory on the way could not be resolved: refused (a directory above it this user may not search, whose
  * files are there but out of reach: never "missing"), else gone. Asked again only on this rare path.
  */

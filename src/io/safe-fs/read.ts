@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cleanLine } from '../sanitize.js';
 import { describeErrno, describeLinkChain, fileKind, formatBytes } from './errors.js';
-import { containedPath, isInside, quotePath, realRoot } from './paths.js';
+import { containedByName, containedPath, isInside, quotePath, realRoot } from './paths.js';
 import type { ReadFailure, ReadFailureCode, ReadOk, ReadResult } from './types.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
 import { READ_FLAGS } from './open.js';
@@ -91,6 +91,32 @@ export function readTextSync(
     } catch (e) {
       return { ok: false, ...describeErrno(e) };
     }
+  }
+  return readOpenFile(fd, maxBytes, opts);
+}
+
+/**
+ * Reads the file named by the bytes `name` in the directory `relDir` under `root`: a name that is not UTF-8
+ * (listDirSync gives its bytes as DirEntry.nameBytes) has no text path that opens it. The same checks as
+ * readTextSync, except that a symlink so named is refused, not followed: following one is checked by its target's
+ * real path, and the way to it is a name no text path holds.
+ */
+export function readTextByNameSync(
+  root: string,
+  relDir: string,
+  name: Buffer,
+  maxBytes = STATE_FILE_MAX_BYTES,
+  opts: ReadOptions = {},
+): ReadResult {
+  const at = containedByName(root, relDir, name, opts.rootLabel ?? 'the .omc root');
+  if (!at.ok) return at;
+  let fd: number;
+  try {
+    fd = fs.openSync(at.path, READ_FLAGS);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      return { ok: false, code: 'not-a-file', message: 'is a symlink whose name is not UTF-8; not followed' };
+    return { ok: false, ...describeErrno(err) };
   }
   return readOpenFile(fd, maxBytes, opts);
 }

@@ -45,6 +45,8 @@ export interface DirEntry {
    * (escape-bytes.ts), the text that names this entry and no other (two names can decode to one `name`).
    */
   shownName?: string;
+  /** With invalidName: the name's bytes, which open it (safe-fs `readTextByNameSync`, `statByNameSync`). */
+  nameBytes?: Buffer;
 }
 
 /**

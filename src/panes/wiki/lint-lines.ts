@@ -5,7 +5,6 @@
 import type { WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport, LintType } from '../../store/wiki/lint.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { shownPath } from '../../io/shown-path.js';
 
 export interface LintItem {
   page: string;
@@ -25,7 +24,7 @@ export function lintItems(snap: WikiSnapshot, lint: LintReport): LintItem[] {
         page: p.filename,
         severity: i.severity,
         kind: 'problem',
-        text: `${shownPath(p.filename)}: ${i.message}`,
+        text: `${p.shownName}: ${i.message}`,
       });
     }
   }

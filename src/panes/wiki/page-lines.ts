@@ -7,7 +7,7 @@
  */
 import type { WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
-import type { WikiPage } from '../../store/wiki/page.js';
+import { pageNameText, type WikiPage } from '../../store/wiki/page.js';
 import { DATE_NOT_SET } from '../../store/wiki/frontmatter.js';
 import { headUnits } from '../../io/grapheme-cut.js';
 import { cleanBlockShown, cleanLine } from '../../io/sanitize.js';
@@ -107,7 +107,7 @@ export function pageLines(
     push(`tags: ${page.display.tags.length ? page.display.tags.join(', ') : '—'}`, 'label');
     if (fm.sources.length) push(`sources: ${fm.sources.map(cleanLine).join(', ')}`, 'dim');
   }
-  push(`file: ${cleanLine(page.rel)}`, 'dim');
+  push(`file: wiki/${pageNameText(page.filename)}`, 'dim');
   for (const i of page.issues)
     push(
       `${i.severity === 'info' ? 'ℹ' : '⚠'} ${i.message}`,

@@ -2,6 +2,7 @@ import React, { memo, useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
+import { pageNameText } from '../../store/wiki/page.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { clip, fit, width as cells } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
@@ -299,7 +300,7 @@ function PageView({
     return (
       <Box height={height} flexDirection="column">
         <Text color={theme.warn} wrap="truncate">
-          {clip(`${cleanLine(name)} is gone from the wiki (deleted or renamed). Esc goes back.`, width)}
+          {clip(`${pageNameText(name)} is gone from the wiki (deleted or renamed). Esc goes back.`, width)}
         </Text>
       </Box>
     );

@@ -6,13 +6,27 @@
  * keystroke costs no I/O and nothing is ever appended to log.md.
  */
 import { SnapshotCell } from '../../io/snapshot-cell.js';
-import { listDirSync, statSync, type DirEntry, type ReadResult } from '../../io/safe-fs/index.js';
+import {
+  listDirSync,
+  readTextByNameSync,
+  statByNameSync,
+  statSync,
+  type DirEntry,
+  type ReadResult,
+} from '../../io/safe-fs/index.js';
 import { LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { shownPath } from '../../io/shown-path.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
-import { buildPage, entryProblemPage, omcReadsIt, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
+import {
+  buildPage,
+  entryProblemPage,
+  notUtf8Key,
+  notUtf8NamePage,
+  omcReadsIt,
+  WIKI_PAGE_MAX_BYTES,
+  type WikiPage,
+} from './page.js';
 import { DATE_NOT_SET } from './frontmatter.js';
 import { rankWiki, searchWiki, type Ranking, type SearchOptions, type SearchResult } from './search.js';
 import { WikiSearchIndex } from './search-index.js';
@@ -208,14 +222,17 @@ export class WikiDomain implements Domain {
     if (dir) {
       for (const e of dir) {
         if (!isPageName(e.name)) continue;
+        if (e.invalidName && e.nameBytes && e.shownName !== undefined) {
+          // Its bytes are lost in the decoded name: named and read by them instead (notUtf8NamePage).
+          const key = notUtf8Key(e.shownName);
+          seen.add(key);
+          this.readNotUtf8(key, e.nameBytes);
+          yield;
+          continue;
+        }
         seen.add(e.name);
-        const page = e.invalidName
-          ? // Its bytes are lost in the decoded name: it cannot be opened by it. Say so rather than vanish.
-            entryProblemPage(
-              e.name,
-              'file name is not valid UTF-8 (shown with �): it cannot be opened by that name, so it is not read or searched; rename it',
-            )
-          : e.kind === 'dir' || e.kind === 'other'
+        const page =
+          e.kind === 'dir' || e.kind === 'other'
             ? entryProblemPage(
                 e.name,
                 e.kind === 'dir' ? 'is a directory where a page file was expected' : 'is not a regular file',
@@ -240,6 +257,21 @@ export class WikiDomain implements Domain {
     this.publish();
   }
 
+  /**
+   * A page whose file name is not UTF-8, by its bytes: read again only when its stat moved (a scan lists it each
+   * time); it is never searched (OMC's readers skip it), so it is suspect like any page OMC cannot read.
+   */
+  private readNotUtf8(key: string, name: Buffer): void {
+    const was = this.entries.get(key)?.value;
+    const st = statByNameSync(this.root, WIKI_DIR, name);
+    if (was && st && st.isFile() && st.mtimeMs === was.mtimeMs && st.size === was.size && st.ino === was.ino) return;
+    const page = notUtf8NamePage(
+      key,
+      readTextByNameSync(this.root, WIKI_DIR, name, WIKI_PAGE_MAX_BYTES, { keepNul: true }),
+    );
+    if (this.fileOf(key).accept({ ok: true, value: page, suspect: true }, 'scan')) this.dirty = true;
+  }
+
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
     for (const ev of events) {
       if (ev.rel === WIKI_DIR) {
@@ -261,6 +293,12 @@ export class WikiDomain implements Domain {
       if (!ev.rel.startsWith(`${WIKI_DIR}/`)) continue;
       const name = ev.rel.slice(WIKI_DIR.length + 1);
       if (!isPageName(name) || name.includes('/')) continue;
+      // A name that is not UTF-8 comes decoded (U+FFFD), naming no file and maybe several: the listing names each
+      // by its bytes. (A UTF-8 name holding U+FFFD itself is read by that listing too.)
+      if (name.includes('\ufffd')) {
+        this.scan();
+        continue;
+      }
       if (ev.type === 'unlink' || ev.type === 'unlinkDir') {
         if (this.entries.delete(name)) this.dirty = true;
         continue;
@@ -294,7 +332,7 @@ export class WikiDomain implements Domain {
         not_searchable: snap.pages
           .filter((p) => !p.searchable)
           .map((p) => ({
-            file: shownPath(p.filename),
+            file: p.shownName,
             reason: p.issues[0]?.message ?? 'unreadable',
             omc_reads: omcReadsIt(p),
           })),
@@ -410,7 +448,7 @@ export class WikiDomain implements Domain {
       problems.push({ path: WIKI_DIR, message: this.dirState.message ?? 'cannot be read', severity: 'error' });
     for (const p of pages) {
       for (const i of p.issues) {
-        if (i.severity !== 'info') problems.push({ path: shownPath(p.rel), message: i.message, severity: i.severity });
+        if (i.severity !== 'info') problems.push({ path: p.shownRel, message: i.message, severity: i.severity });
       }
     }
     this.version += 1;

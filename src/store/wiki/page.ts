@@ -7,6 +7,7 @@
 import type { ReadResult } from '../../io/safe-fs/index.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
+import { shownPath } from '../../io/shown-path.js';
 import { foldText, originalSlice, type FoldedText } from './fold.js';
 import { explainUnparseable, parseWikiPage, type WikiFrontmatter } from './frontmatter.js';
 import { wikiLinkTargets } from './slug.js';
@@ -34,9 +35,14 @@ export interface PageIssue {
 }
 
 export interface WikiPage {
+  /** The page's identity: its file name, or for a name that is not UTF-8 its key (notUtf8Key). */
   readonly filename: string;
-  /** Path relative to the .omc root. */
+  /** Path relative to the .omc root (for a name that is not UTF-8: none that opens it, see nameBytes). */
   readonly rel: string;
+  /** The file name as a user sees it: every byte, a control as an escape and one that is not UTF-8 as \xNN. */
+  readonly shownName: string;
+  /** `wiki/<shownName>`: the page's path in a problem line, `--json` and the page view. */
+  readonly shownRel: string;
   readonly mtimeMs: number;
   readonly size: number;
   readonly ino: number;
@@ -106,8 +112,32 @@ function ownCopy(s: string): string {
   return s.length < 13 ? s : [s.charAt(0), s.slice(1)].join('');
 }
 
+/**
+ * The key of a page whose file name is not UTF-8: its shown name (its bytes, each bad one as \xNN) after a NUL, which
+ * no file name holds. Two names that decode alike (both `caf\ufffd.md` as Node gives them) are two pages, and
+ * neither is taken for a UTF-8 name that happens to spell the same escapes.
+ */
+export const notUtf8Key = (shownName: string) => `\u0000${shownName}`;
+const NOT_UTF8_MARK = '\u0000';
+
+/** Whether a page's identity is notUtf8Key's: its file has no text name. */
+export const isNotUtf8Key = (filename: string): boolean => filename.startsWith(NOT_UTF8_MARK);
+
+/** A page's name as a path is shown (problem lines, --json, the lint list), from its identity. */
+export const shownPageName = (filename: string): string =>
+  isNotUtf8Key(filename) ? filename.slice(NOT_UTF8_MARK.length) : shownPath(filename);
+
+/**
+ * A page's name in the page view's text (its file line, a page gone while read): by its bytes when it is not UTF-8,
+ * as everywhere; a UTF-8 one cleaned as the page's text is, an escape sequence dropped with its contents
+ * (test/hostile/knowledge-files.test.ts).
+ */
+export const pageNameText = (filename: string): string =>
+  isNotUtf8Key(filename) ? shownPageName(filename) : cleanLine(filename);
+
 const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['display'] => ({
-  title: cleanLine(fm?.title || filename.replace(/\.md$/, '')),
+  // A name that is not UTF-8 is shown by its bytes, as everywhere else; a UTF-8 one is text like the title.
+  title: cleanLine(fm?.title || (isNotUtf8Key(filename) ? shownPageName(filename) : filename).replace(/\.md$/, '')),
   category: intern(cleanLine(fm?.category ?? '—')),
   confidence: intern(cleanLine(fm?.confidence ?? '—')),
   tags: (fm?.tags ?? []).map((t) => intern(cleanLine(t))),
@@ -214,6 +244,15 @@ class IndexedPage implements WikiPage {
     return `wiki/${this.filename}`;
   }
 
+  /** Built when asked, as rel is. */
+  get shownName(): string {
+    return shownPageName(this.filename);
+  }
+
+  get shownRel(): string {
+    return `wiki/${this.shownName}`;
+  }
+
   foldBody(): number {
     if (this.folded !== null) return 0;
     this.fold();
@@ -246,6 +285,9 @@ export function omcReadsIt(page: WikiPage): boolean {
 export function omcRefusesName(filename: string): boolean {
   return filename.includes('/') || filename.includes('\\') || filename.includes('..');
 }
+
+/** The raw text of a page OMC cannot read, as much of it as the page view shows. */
+const rawCut = (t: string) => (t.length > 64 * 1024 ? t.slice(0, 64 * 1024) : t);
 
 /** Builds the index entry for one file from its read result. */
 export function buildPage(filename: string, r: ReadResult, nowIso: string): WikiPage {
@@ -286,7 +328,6 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
       message: `huge page (${formatBytes(r.bytes)}); the page view shows its first 512 KB`,
     });
   }
-  const rawCut = (t: string) => (t.length > 64 * 1024 ? t.slice(0, 64 * 1024) : t);
   if (omcRefusesName(filename)) {
     issues.unshift({
       kind: 'bad-name',
@@ -312,6 +353,23 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
   // copied, they let the file's text go once the body is folded.
   const frontmatter = ownFrontmatter(parsed.frontmatter);
   return new IndexedPage({ filename, stamp, frontmatter, issues, rawText: null }, parsed.content);
+}
+
+const NOT_UTF8_NAME =
+  'file name is not valid UTF-8: OMC cannot open it by the name it lists (its readers skip it), so it is not searched; rename it';
+
+/**
+ * A page whose file name is not UTF-8, read by its bytes (safe-fs readTextByNameSync): OMC lists it by the name
+ * Node decodes (U+FFFD), which opens nothing, so its readers skip it; it is not searched. Its text is kept to be
+ * read in the page view, like any page OMC cannot read, with the reason and what to do.
+ */
+export function notUtf8NamePage(key: string, r: ReadResult): WikiPage {
+  const issues: PageIssue[] = [{ kind: 'bad-name', severity: 'error', message: NOT_UTF8_NAME }];
+  if (!r.ok) {
+    issues.push({ kind: 'unreadable', severity: 'error', message: cleanLine(`${r.message}; not indexed`) });
+    return emptyPage(key, { mtimeMs: -1, size: -1, ino: -1 }, issues, null);
+  }
+  return emptyPage(key, { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino }, issues, rawCut(r.text));
 }
 
 /** A listing entry that is not a readable file at all (a directory named *.md, a dangling symlink…). */
