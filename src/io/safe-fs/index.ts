@@ -21,7 +21,15 @@ export { isDirectorySync, isMissingSync, listDirSync, statByNameSync, statSync }
 export { ContainedDir, openDirUnder, withDirUnder, ensureDirUnder, createExclusive } from './contained-dir.js';
 export { atomicWrite, type AsyncWriteOptions } from './write.js';
 export { LatestFileWrite } from './latest-write.js';
-export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync, createMarkerUnder, touchUnder } from './write.js';
+export {
+  atomicWriteSync,
+  discardTemp,
+  unlinkUnder,
+  appendUnderSync,
+  createMarkerUnder,
+  touchUnder,
+  replaceRefusal,
+} from './write.js';
 export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
 export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';

@@ -15,14 +15,33 @@ import {
 import { fileKind } from './errors.js';
 import { quotePath, resolveUnder, toRel } from './paths.js';
 
+/** Why a write would not replace what is at the target: a symlink (we would replace the link) or a directory. */
+class NotReplaceable extends Error {}
+
 /** The target of a write must not be a symlink (we would replace the link) or a directory. */
 function assertReplaceable(dir: ContainedDir, name: string, rel: string): void {
   try {
     const st = fs.lstatSync(dir.at(name));
-    if (st.isSymbolicLink()) throw new Error(`refusing to write ${quotePath(rel)}: it is a symlink`);
-    if (st.isDirectory()) throw new Error(`refusing to write ${quotePath(rel)}: it is a directory`);
+    if (st.isSymbolicLink()) throw new NotReplaceable(`refusing to write ${quotePath(rel)}: it is a symlink`);
+    if (st.isDirectory()) throw new NotReplaceable(`refusing to write ${quotePath(rel)}: it is a directory`);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+}
+
+/**
+ * What atomicWriteSync would refuse to replace at `rel` now, in the words it would refuse with ("refusing to write
+ * notepad.md: it is a symlink"); null when the target is not refused for what it is (a regular file, or none yet).
+ * Asked when an edit starts, so no one types a draft that cannot be written; the write still checks for itself.
+ * Anything else that keeps the write from landing (a directory gone, no permission) the write itself says.
+ */
+export function replaceRefusal(root: string, rel: string): string | null {
+  try {
+    const abs = resolveUnder(root, rel);
+    withDirUnder(root, path.dirname(toRel(root, abs)) || '.', (dir) => assertReplaceable(dir, path.basename(abs), rel));
+    return null;
+  } catch (e) {
+    return e instanceof NotReplaceable ? e.message : null;
   }
 }
 

@@ -43,8 +43,7 @@ export function canWrite(ctx: Ctx, what: string): boolean {
     ctx.app.flash(`--readonly: ${what} is disabled (nothing is written)`, 'error');
     return false;
   }
-  const d = ctx.store.notepad;
-  const block = d.getSnapshot().editBlock;
+  const block = ctx.store.notepad.editRefusal();
   if (block) {
     ctx.app.flash(block, 'error');
     return false;

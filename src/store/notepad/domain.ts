@@ -8,6 +8,7 @@ import {
   atomicWriteSync,
   describeWriteError,
   readTextSync,
+  replaceRefusal,
   type ReadOk,
   type ReadResult,
 } from '../../io/safe-fs/index.js';
@@ -93,6 +94,11 @@ export class NotepadDomain implements Domain {
   private readonly lockTimeoutMs: number;
   private readonly cell = new SnapshotCell<NotepadSnapshot>(EMPTY_NOTEPAD);
   private readonly file: LastGoodFile<NotepadReading>;
+  /**
+   * Why the contained write path would refuse notepad.md for what it is (a symlink: it never writes through one),
+   * looked at with each read: the editor is then refused before anything is typed, in the save's own words.
+   */
+  private targetRefusal: string | null = null;
 
   constructor(opts: NotepadDomainOptions) {
     this.root = opts.root;
@@ -111,7 +117,25 @@ export class NotepadDomain implements Domain {
 
   /** Full read, skipped when the file is provably the one already parsed (poll ticks on a 3 MB file stay cheap). */
   scan(): void {
-    if (this.file.readIfChanged()) this.publish();
+    const read = this.file.readIfChanged();
+    if (this.lookAtTarget() || read) this.publish();
+  }
+
+  /**
+   * Why no edit may start now (the snapshot's editBlock), notepad.md looked at again first: a link swapped in since
+   * the last read is refused when the key is pressed, not at Ctrl-S.
+   */
+  editRefusal(): string | null {
+    if (this.lookAtTarget()) this.publish();
+    return this.cell.getSnapshot().editBlock;
+  }
+
+  /** True when what the write path would refuse at notepad.md changed (a file swapped for a link to the same bytes). */
+  private lookAtTarget(): boolean {
+    const refusal = replaceRefusal(this.root, NOTEPAD_REL);
+    if (refusal === this.targetRefusal) return false;
+    this.targetRefusal = refusal;
+    return true;
   }
 
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
@@ -145,7 +169,8 @@ export class NotepadDomain implements Domain {
   }
 
   private read(edge: ReadEdge): void {
-    if (this.file.read(edge)) this.publish();
+    const read = this.file.read(edge);
+    if (this.lookAtTarget() || read) this.publish();
   }
 
   /** The snapshot for what the file holds now: its last good reading, and why it cannot be read when it cannot. */
@@ -153,7 +178,12 @@ export class NotepadDomain implements Domain {
     const version = this.cell.getSnapshot().version + 1;
     const { value, failure } = this.file;
     if (failure === null) {
-      this.cell.set(value ? { version, status: 'ok', ...value } : { ...EMPTY_NOTEPAD, version });
+      const next: NotepadSnapshot = value ? { version, status: 'ok', ...value } : { ...EMPTY_NOTEPAD, version };
+      // Read through the link as OMC reads it, but not written through it: every write key says so when pressed.
+      const refused =
+        this.targetRefusal &&
+        `notepad.md cannot be edited: ${this.targetRefusal} (omc-top writes no file through a link)`;
+      this.cell.set(refused ? { ...next, editBlock: refused } : next);
       return;
     }
     const { version: _v, status: _s, ...empty } = EMPTY_NOTEPAD;
