@@ -493,6 +493,48 @@ describe('on top of OMC: merge or refuse', () => {
   });
 });
 
+describe('a refused save shows the text on disk now', () => {
+  /** The entry being edited changed on disk to ten lines meanwhile; the user's Ctrl-S is refused. */
+  async function refusedAt(rows: number): Promise<Mounted> {
+    const m = await mount({ rows });
+    await openNotepad(m);
+    m.keys('i');
+    await m.see('Working Memory entry 2026-11-30 18:10');
+    const lines = Array.from({ length: 9 }, (_, i) => `disk line ${i + 2}`);
+    fs.writeFileSync(
+      path.join(m.p.root, 'notepad.md'),
+      m.disk().replace('autopilot execution: 4/9 tasks done.', ['autopilot execution: 5/9', ...lines].join('\n')),
+    );
+    m.keys(`${ESC}[F MY EDIT`);
+    m.keys(CTRL_S);
+    await m.see('Changed on disk:');
+    return m;
+  }
+
+  it('line for line, all of it when the screen has room, with the draft and the keys line still shown', async () => {
+    const m = await refusedAt(40);
+    const f = m.frame();
+    expect(f).toMatch(/On disk now: autopilot execution: 5\/9$/m);
+    for (let i = 2; i <= 9; i++) expect(f).toMatch(new RegExp(`^  disk line ${i}$`, 'm'));
+    expect(f).toMatch(/^ {2}disk line 10 Blocked on payment sandbox credentials for the e2e step\.$/m);
+    expect(f).not.toMatch(/more lines?$/m);
+    expect(f).toMatch(/MY\s+EDIT/);
+    expect(f).toContain('Ctrl-S save · Esc cancel');
+  });
+
+  it('cut on a short screen, saying how many lines are not shown; the draft and the keys line stay', async () => {
+    const m = await refusedAt(16);
+    const f = m.frame();
+    const shown = f.split('\n').filter((l) => /^ {2}disk line \d+/.test(l)).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(9);
+    expect(f).toMatch(new RegExp(`^  … ${9 - shown} more lines$`, 'm'));
+    expect(f).toMatch(/MY\s+EDIT/);
+    expect(f).toContain('Ctrl-S save · Esc cancel');
+    expect(f.split('\n').length).toBeLessThanOrEqual(15);
+  });
+});
+
 describe('--readonly', () => {
   it('makes every edit key a no-op with a message', async () => {
     const m = await mount({ readonly: true });

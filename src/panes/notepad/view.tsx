@@ -9,13 +9,13 @@ import type { NotepadDomain } from '../../store/notepad/domain.js';
 import { LIMITS, SECTION_TITLES, type SectionId } from '../../store/notepad/format.js';
 import { readLength } from '../../store/notepad/validate.js';
 import { isDue, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
-import { cleanLine } from '../../io/sanitize.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
 import { clip, fit, formatAgo, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import { notKnownLine, ROOT_NAME, useRootNotReadWhy } from '../../ui/not-known.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { cursorRow, layout } from './editor.js';
+import { diskLines, diskRoom } from './conflict-lines.js';
 import { offerLine } from '../../ui/kept-draft-line.js';
 import { TABS, type EditorSession, type NotepadPaneState } from './reducer.js';
 import { entryListLayout, textLayout } from './layout.js';
@@ -315,17 +315,18 @@ function EditorView({
     for (const l of wrapText(offerLine(offer, now), width).slice(0, 3))
       banner.push({ text: l, tone: offer.kind === 'bad' ? 'error' : 'warn' });
   }
-  if (ed.conflict) {
+  if (ed.conflict)
     for (const l of wrapText(`Changed on disk: ${ed.conflict.message}.`, width).slice(0, 2))
       banner.push({ text: l, tone: 'error' });
-    if (ed.conflict.disk !== null) {
-      const disk = wrapText(`On disk now: ${cleanLine(ed.conflict.disk)}`, width);
-      for (const l of disk.slice(0, 2)) banner.push({ text: l, tone: 'warn' });
-    }
-  }
   const hintRow = height >= 8;
-  const textRows = Math.max(1, height - 1 - banner.length - (hintRow ? 1 : 0));
   const rows = layout(ed.buf.text, width - 1);
+  if (ed.conflict && ed.conflict.disk !== null) {
+    // The rest of the screen, but for the title, the lines above, the keys line and a third kept for the draft.
+    const free = height - 1 - banner.length - (hintRow ? 1 : 0);
+    for (const l of diskLines(ed.conflict.disk, width, diskRoom(free, rows.length)))
+      banner.push({ text: l, tone: 'warn' });
+  }
+  const textRows = Math.max(1, height - 1 - banner.length - (hintRow ? 1 : 0));
   const cr = cursorRow(rows, ed.buf.cursor);
   const top = Math.max(0, cr - textRows + 1);
   return (
