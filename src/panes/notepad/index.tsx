@@ -106,12 +106,13 @@ const noEntry = (ctx: Ctx) => (sel(ctx) ? null : 'no entry selected');
 const writeBlock = (ctx: Ctx) => rootWriteBlock(ctx.store) ?? ctx.store.notepad.getSnapshot().editBlock;
 const entryDisabled = (ctx: Ctx) => rootWriteBlock(ctx.store) ?? noEntry(ctx) ?? writeBlock(ctx);
 /**
- * A notepad.md never read (refused: its problem line says why), or under a root that cannot be read: the writing
- * keys are not offered in the footer, as c / p are not on a loop omc-top may not read; pressed, they still say why
- * nothing will be written.
+ * A notepad.md never read (refused: its problem line says why), under a root that cannot be read, or one omc-top
+ * will not write (CRLF line endings OMC reads no section in, bytes that are not UTF-8, a symlink: its editBlock):
+ * the writing keys are not offered in the footer, as c / p are not on a loop omc-top may not read; pressed, they
+ * still say why nothing will be written (the info line says it too).
  */
-const notepadKnown = (ctx: Ctx) =>
-  ctx.store.notepad.getSnapshot().status !== 'unreadable' && rootWriteBlock(ctx.store) === null;
+const notepadWritable = (ctx: Ctx) =>
+  ctx.store.notepad.getSnapshot().status !== 'unreadable' && writeBlock(ctx) === null;
 
 function textOf(ctx: Ctx) {
   const snap = snapOf(ctx);
@@ -234,7 +235,7 @@ const bindings: Binding<S>[] = [
     when: LIST,
     writes: true,
     disabled: writeBlock,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: (c) => startEdit(c, { kind: 'add', section: section(c) }),
   },
   {
@@ -243,7 +244,7 @@ const bindings: Binding<S>[] = [
     when: LIST,
     writes: true,
     disabled: writeBlock,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: (c) => editInExternalEditor(c, { kind: 'add', section: section(c) }),
   },
   {
@@ -254,7 +255,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: (c) => {
       const e = sel(c);
       if (e) startEdit(c, { kind: 'edit', section: section(c), entry: e });
@@ -266,7 +267,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: (c) => {
       const e = sel(c);
       if (e) editInExternalEditor(c, { kind: 'edit', section: section(c), entry: e });
@@ -279,7 +280,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: (c) => {
       const e = sel(c);
       if (e) requestDelete(c, section(c), e);
@@ -292,7 +293,7 @@ const bindings: Binding<S>[] = [
     when: mode<S>('entry list', (s) => LIST.test(s) && s.tab === 'working'),
     writes: true,
     disabled: writeBlock,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: requestPrune,
   },
   {
@@ -333,7 +334,7 @@ const bindings: Binding<S>[] = [
     when: PRIORITY,
     writes: true,
     disabled: writeBlock,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: (c) => startEdit(c, { kind: 'priority' }),
   },
   {
@@ -343,7 +344,7 @@ const bindings: Binding<S>[] = [
     when: PRIORITY,
     writes: true,
     disabled: writeBlock,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: (c) => editInExternalEditor(c, { kind: 'priority' }),
   },
   {
@@ -353,7 +354,7 @@ const bindings: Binding<S>[] = [
     when: PRIORITY,
     writes: true,
     disabled: writeBlock,
-    offered: notepadKnown,
+    offered: notepadWritable,
     run: requestClearPriority,
   },
 ];

@@ -84,10 +84,30 @@ function TabBar({ snap, tab, width, now }: { snap: NotepadSnapshot; tab: Section
   return <Text wrap="truncate">{parts}</Text>;
 }
 
-function infoLine(snap: NotepadSnapshot, tab: SectionId, now: number): { text: string; tone?: 'warn' | 'error' } {
-  if (snap.status === 'missing')
-    return { text: "No notepad.md yet. a adds an entry (OMC's template is written first)." };
+/**
+ * Why nothing is written from this pane now, in words for an empty state (its writing keys are not offered then
+ * either), or null when they work: a notepad.md omc-top will not write (CRLF line endings OMC reads no section in,
+ * a symlink…: the info line above says which), or --readonly.
+ */
+function writeOff(snap: NotepadSnapshot, readonly: boolean): string | null {
+  if (snap.editBlock) return 'nothing can be written here: the line above says why';
+  return readonly ? '--readonly: nothing is written' : null;
+}
+
+function infoLine(
+  snap: NotepadSnapshot,
+  tab: SectionId,
+  now: number,
+  off: string | null,
+): { text: string; tone?: 'warn' | 'error' } {
+  // What keeps edits off first: a notepad.md that is only a dangling link is missing too.
   if (snap.editBlock) return { text: snap.editBlock, tone: 'error' };
+  if (snap.status === 'missing')
+    return {
+      text: off
+        ? `No notepad.md yet (${off}).`
+        : "No notepad.md yet. a adds an entry (OMC's template is written first).",
+    };
   const s = snap.sections[tab];
   const orphans =
     snap.orphans.count > 0
@@ -134,11 +154,14 @@ function entryRow(
 function Priority({
   snap,
   state,
+  off,
   width,
   height,
 }: {
   snap: NotepadSnapshot;
   state: NotepadPaneState;
+  /** writeOff: why nothing may be written, or null. */
+  off: string | null;
   width: number;
   height: number;
 }) {
@@ -153,7 +176,7 @@ function Priority({
   if (s.text === '') {
     return (
       <Text color={theme.muted} wrap="truncate">
-        {clip('  (empty) i or Enter writes it; OMC injects it into every session.', width)}
+        {clip(off ? `  (empty; ${off})` : '  (empty) i or Enter writes it; OMC injects it into every session.', width)}
       </Text>
     );
   }
@@ -196,12 +219,15 @@ function FullEntry({
 function EntryList({
   snap,
   state,
+  off,
   width,
   height,
   now,
 }: {
   snap: NotepadSnapshot;
   state: NotepadPaneState;
+  /** writeOff: why nothing may be written, or null. */
+  off: string | null;
   width: number;
   height: number;
   now: number;
@@ -227,7 +253,9 @@ function EntryList({
             snap.status === 'unreadable'
               ? NOTEPAD_UNREAD
               : snap.sections[tab].entries.length === 0
-                ? '  No entries. a adds one (A: write it in $EDITOR).'
+                ? off
+                  ? `  No entries (${off}).`
+                  : '  No entries. a adds one (A: write it in $EDITOR).'
                 : '  No entry matches the filter.',
             width,
           )}
@@ -394,10 +422,12 @@ export function NotepadView({ state, store, width, height, now }: ViewProps<Note
   const theme = useTheme();
   const snap = shownNotepad(useNotepad(store.notepad), useRootNotReadWhy(store));
   if (state.editor) return <EditorView ed={state.editor} offer={state.offer} now={now} width={width} height={height} />;
-  const info = infoLine(snap, state.tab, now);
+  const off = writeOff(snap, store.readonly);
+  const info = infoLine(snap, state.tab, now, off);
   const bodyHeight = Math.max(1, height - 2);
   let body: React.ReactNode;
-  if (state.tab === 'priority') body = <Priority snap={snap} state={state} width={width} height={bodyHeight} />;
+  if (state.tab === 'priority')
+    body = <Priority snap={snap} state={state} off={off} width={width} height={bodyHeight} />;
   else if (state.view) {
     const e = snap.sections[state.tab].entries.find((x) => x.id === state.view?.id);
     body = e ? (
@@ -407,7 +437,7 @@ export function NotepadView({ state, store, width, height, now }: ViewProps<Note
         {clip('This entry is gone from notepad.md (deleted or pruned). Esc to go back.', width)}
       </Text>
     );
-  } else body = <EntryList snap={snap} state={state} width={width} height={bodyHeight} now={now} />;
+  } else body = <EntryList snap={snap} state={state} off={off} width={width} height={bodyHeight} now={now} />;
   return (
     <Box flexDirection="column" height={height}>
       <TabBar snap={snap} tab={state.tab} width={width} now={now} />
