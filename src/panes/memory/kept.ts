@@ -10,6 +10,7 @@ import { LANDED_WITHIN_MS } from '../../kit/kept-drafts.js';
 import type { KeptDraft } from '../../store/drafts/draft-file.js';
 import { CONTEXT_MAX_CHARS, DIRECTIVE_MAX_CHARS } from '../../store/memory/schema.js';
 import type { MemoryModel } from '../../store/memory/model.js';
+import { parseDirectiveKey } from '../../store/memory/rules.js';
 import { formDirty, type DirectiveForm, type FormField } from './reducer.js';
 import * as tf from './text-field.js';
 
@@ -74,8 +75,10 @@ export function landedIn(form: DirectiveForm, model: MemoryModel | null, keptAt:
     (directive === init.directive.trim() && context === init.context && priority === init.priority)
   )
     return null;
-  const editedAt = form.mode === 'edit' && form.target !== null ? Number(form.target.split('\u0000')[0]) : null;
-  const written = (at: number) => (editedAt !== null ? at === editedAt : at >= keptAt - LANDED_WITHIN_MS);
+  const edited = form.mode === 'edit' && form.target !== null ? parseDirectiveKey(form.target) : null;
+  // An edit whose target is no directive key (a kept file written by hand) names no directive it could be in.
+  if (form.mode === 'edit' && edited === null) return null;
+  const written = (at: number) => (edited !== null ? at === edited.timestamp : at >= keptAt - LANDED_WITHIN_MS);
   const there = model.directives.find(
     (r) =>
       r.directive.directive === directive &&

@@ -15,8 +15,23 @@
 import { cleanLine } from '../../io/sanitize.js';
 import { MAX_DIRECTIVES, type Directive, type DirectiveInput } from './schema.js';
 
-/** A directive's identity inside one file: its timestamp and its exact text. */
-export const directiveKey = (d: Pick<Directive, 'timestamp' | 'directive'>) => `${d.timestamp}\u0000${d.directive}`;
+/** Between a key's timestamp and its text: a NUL, which a timestamp written out never holds. */
+const KEY_SEPARATOR = '\u0000';
+
+/** A directive's identity inside one file: its timestamp and its exact text (parseDirectiveKey reads it back). */
+export const directiveKey = (d: Pick<Directive, 'timestamp' | 'directive'>) =>
+  `${d.timestamp}${KEY_SEPARATOR}${d.directive}`;
+
+/**
+ * The timestamp and text a directiveKey was made of (the text may hold a NUL itself: the first one ends the
+ * timestamp), or null for a string that is no such key.
+ */
+export function parseDirectiveKey(key: string): Pick<Directive, 'timestamp' | 'directive'> | null {
+  const at = key.indexOf(KEY_SEPARATOR);
+  if (at <= 0) return null;
+  const timestamp = Number(key.slice(0, at));
+  return Number.isFinite(timestamp) ? { timestamp, directive: key.slice(at + 1) } : null;
+}
 
 /** addDirective's order when it has to cut: high before normal, then newest first. */
 export function capOrder(a: Directive, b: Directive): number {
