@@ -25,6 +25,8 @@ export interface AnswerEnv {
 
 export interface AnswerContext extends BindingContext<AnswerLine | null> {
   env: AnswerEnv;
+  /** Why the selected prompt's command may not be allowed: it is not all on screen (ui/inbox-layout.ts), or null. */
+  subjectCut: string | null;
 }
 
 type B = Binding<AnswerLine | null, AnswerContext>;
@@ -55,6 +57,8 @@ function answerKey(
       const a = itemOf(ctx);
       if (!a) return 'select a permission request or an OMC gate';
       if (a.kind === 'permission' && perm !== 'deny' && a.request.allowRefused) return a.request.allowRefused;
+      // What you allow is what you read: a command the inbox could not show whole is not allowed from it.
+      if (a.kind === 'permission' && perm !== 'deny' && ctx.subjectCut) return ctx.subjectCut;
       if (a.kind === 'permission' && perm === 'always' && a.request.alwaysRefused) return a.request.alwaysRefused;
       if (a.kind === 'gate' && gate === null) return 'y approves, n denies an OMC gate';
       // Decided (here or elsewhere), waiting for OMC to read it: a second decision is refused at once, no dialog.
@@ -99,13 +103,16 @@ export const ANSWER_BINDINGS: readonly B[] = [
   },
 ];
 
-export function answerContext(line: AnswerLine | null, env: AnswerEnv): AnswerContext {
-  return { state: line, set: () => undefined, app: env.app, env };
+export function answerContext(line: AnswerLine | null, env: AnswerEnv, subjectCut: string | null): AnswerContext {
+  return { state: line, set: () => undefined, app: env.app, env, subjectCut };
 }
 
-/** Dispatches a key on the selected answerable item; false when the key is not one of the table's. */
-export function routeAnswerKey(ev: InputEvent, line: AnswerLine, env: AnswerEnv): boolean {
-  return dispatch(ANSWER_BINDINGS, ev, answerContext(line, env));
+/**
+ * Dispatches a key on the selected answerable item; false when the key is not one of the table's. `subjectCut`: the
+ * inbox layout's word on whether the prompt's command is all on screen.
+ */
+export function routeAnswerKey(ev: InputEvent, line: AnswerLine, env: AnswerEnv, subjectCut: string | null): boolean {
+  return dispatch(ANSWER_BINDINGS, ev, answerContext(line, env, subjectCut));
 }
 
 /** The footer's hints for the `!` list's selected line: the answering keys it offers, none for a file problem. */
@@ -115,7 +122,7 @@ export function answerHints(
   app: AppActions,
 ): Array<[string, string]> {
   if (!sel || !isAnswerLine(sel)) return [];
-  const ctx = answerContext(sel, { store, app, open: () => undefined, reopen: () => undefined });
+  const ctx = answerContext(sel, { store, app, open: () => undefined, reopen: () => undefined }, null);
   return footerHints(ANSWER_BINDINGS, sel, app.readonly, ctx);
 }
 

@@ -304,13 +304,15 @@ const LIST_MOVES: readonly KeySpec[] = [
 
 function routeAnswerLine(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
   if (LIST_MOVES.some((k) => matchKey(k, ev))) return false;
-  const sel = inboxLayout(inboxRowsOf(env), overlay.list, bodyOf(env), env.app.now()).selected;
+  const lay = inboxLayout(inboxRowsOf(env), overlay.list, bodyOf(env), env.app.now());
+  const sel = lay.selected;
   if (sel?.kind !== 'problem' || !isAnswerLine(sel.problem)) return false;
-  return routeAnswerKey(ev, sel.problem, {
-    ...env,
-    open: (path) => openPath(env, path),
-    reopen: () => env.ui.setOverlay(overlay),
-  });
+  return routeAnswerKey(
+    ev,
+    sel.problem,
+    { ...env, open: (path) => openPath(env, path), reopen: () => env.ui.setOverlay(overlay) },
+    lay.subjectCut,
+  );
 }
 
 /** Closes the overlay and opens the pane (and item) that shows the file at `path`. */

@@ -11,6 +11,7 @@ import type { Size } from '../kit/pane.js';
 import { initList, listView, moveList, type ListState, type ListView, type Move } from '../kit/list.js';
 import { explainOmc56Path } from '../store/omc56/known-files.js';
 import { formatAge, formatAgo, wrapText } from './format.js';
+import { countWord } from '../io/count-words.js';
 import { foldAnswered, isAnswerLine } from '../feeds/answers/items.js';
 
 export interface ProblemLike {
@@ -105,9 +106,16 @@ export interface InboxLayout {
   ids: string[];
   /** Rows for the list; the selected row's full text takes the rest. */
   height: number;
+  /** The selected row's full text, as much as fits; a last line says how much more there is when it does not. */
   detail: string[];
   view: ListView;
   selected: InboxRow | null;
+  /**
+   * Why the selected permission prompt may not be allowed here: its command is not all on screen (the terminal is
+   * too small for it). Null when it is shown whole, or when the selection is not a permission prompt. What you allow
+   * is what you read: y and A refuse with these words, n still denies.
+   */
+  subjectCut: string | null;
 }
 
 /** Where the selection is, stepping off a heading (down, else up) so a row is always selected when there is one. */
@@ -146,6 +154,42 @@ function detailOf(r: InboxRow | null, w: number, now: number): string[] {
   ];
 }
 
+/** The lines of a permission prompt's detail that hold what it asks to run (the first of its detail, wrapped). */
+function subjectLines(r: InboxRow | null, w: number): number {
+  if (r?.kind !== 'problem' || !isAnswerLine(r.problem) || r.problem.answer.kind !== 'permission') return 0;
+  return wrapText(r.problem.detail[0] ?? '', w).length;
+}
+
+/**
+ * Cuts the detail to `rows` lines, the last of them saying what is not shown; a permission prompt's command cut says
+ * that y and A refuse (subjectCut), never a silent cut.
+ */
+function fitDetail(
+  lines: string[],
+  subject: number,
+  rows: number,
+  w: number,
+): { detail: string[]; subjectCut: string | null } {
+  if (lines.length <= rows) return { detail: lines, subjectCut: null };
+  // The note is wrapped like the rest and takes its rows from the detail's, so it is read whole. `say` is given how
+  // many lines are shown: measured at none first, then at the count that leaves the note its rows.
+  const fit = (say: (shown: number) => string) => {
+    const room = Math.max(0, rows - wrapText(`↓ ${say(0)}`, w).length);
+    const shown = lines.slice(0, room);
+    return { shown: shown.length, detail: rows > 0 ? [...shown, ...wrapText(`↓ ${say(room)}`, w)].slice(0, rows) : [] };
+  };
+  const plain = fit((shown) => `${countWord(lines.length - shown, 'more line')} not shown`);
+  if (plain.shown >= subject) return { detail: plain.detail, subjectCut: null };
+  const cut = fit(
+    (shown) =>
+      `${countWord(subject - Math.min(shown, subject), 'line')} of the command not on screen: y and A refuse (a larger terminal shows it; n denies)`,
+  );
+  return {
+    detail: cut.detail,
+    subjectCut: `not allowed from here: the command is not all on screen (${countWord(subject - cut.shown, 'line')} of it hidden): widen the terminal, or answer it in Claude's own prompt (n denies here)`,
+  };
+}
+
 export function inboxLayout(rows: InboxRow[], list: ListState | undefined, body: Size, now: number): InboxLayout {
   const ids = rows.map((r) => r.id);
   const l = list ?? initList();
@@ -153,11 +197,15 @@ export function inboxLayout(rows: InboxRow[], list: ListState | undefined, body:
   const index = first.index < 0 ? -1 : settleIndex(rows, first.index);
   const selected = index >= 0 ? (rows[index] ?? null) : null;
   const w = Math.max(10, body.columns - 2);
-  const detail = detailOf(selected, w, now).slice(0, Math.max(0, Math.floor(body.rows / 3)));
+  const subject = subjectLines(selected, w);
+  // A third of the pane for the detail; a permission prompt's detail takes what it needs, down to one row of the list
+  // (the prompt's own) under the title and the blank line: the user allows what they read.
+  const rowsForDetail = Math.max(0, subject > 0 ? body.rows - 3 : Math.floor(body.rows / 3));
+  const { detail, subjectCut } = fitDetail(detailOf(selected, w, now), subject, rowsForDetail, w);
   // The title line and, with a detail, a blank line above it.
   const height = Math.max(1, body.rows - 1 - (detail.length ? detail.length + 1 : 0));
   const at = { ...l, id: selected?.id ?? l.id, index: index < 0 ? l.index : index };
-  return { rows, ids, height, detail, view: listView(at, ids, height), selected };
+  return { rows, ids, height, detail, view: listView(at, ids, height), selected, subjectCut };
 }
 
 const goesDown = (to: Move) =>

@@ -20,7 +20,7 @@ export function answerLines(store: OmcStore, s: SessionView): DetailLine[] {
   const out: DetailLine[] = [];
   for (const r of store.permissions.getSnapshot().requests) {
     if (r.sessionId !== s.id) continue;
-    out.push({ text: `! Claude asks permission: ${r.toolName} ${r.subject}`, tone: 'warn' });
+    out.push({ text: `! Claude asks permission: ${r.toolName} ${r.subject}`, tone: 'warn', subjectOf: r.id });
     out.push({
       text: r.allowRefused
         ? `  n denies (here or in the ! list); ${r.allowRefused}`
@@ -67,6 +67,8 @@ export function detailExtras(store: OmcStore, s: SessionView, width: number): De
   const runs = runFactDetail(store, s, width);
   const w = Math.max(20, width);
   const wrap = (lines: readonly DetailLine[]) =>
-    lines.flatMap((l) => wrapText(l.text, w).map((text) => ({ text, tone: l.tone })));
+    lines.flatMap((l) =>
+      wrapText(l.text, w).map((text) => ({ text, tone: l.tone, ...(l.subjectOf ? { subjectOf: l.subjectOf } : {}) })),
+    );
   return { top: [...wrap(answerLines(store, s)), ...runs.top], bottom: runs.bottom };
 }

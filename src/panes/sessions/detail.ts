@@ -19,6 +19,8 @@ export interface DetailLine {
   tone?: 'title' | 'label' | 'dim' | 'warn' | 'error' | 'ok';
   /** Index of the mode this line belongs to (for highlighting the selected mode). */
   mode?: number;
+  /** The permission request whose command this line shows (y and A allow only what is on screen). */
+  subjectOf?: string;
 }
 
 /**

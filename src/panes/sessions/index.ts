@@ -2,7 +2,7 @@ import type { Move } from '../../kit/list.js';
 import { recordedFlight } from '../../store/cancel/in-flight.js';
 import type { Binding } from '../../kit/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
-import { settleList } from '../../kit/list.js';
+import { settleList, textWindow } from '../../kit/list.js';
 import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta, underTitles } from '../../kit/nav.js';
 import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { detailLayout, listLayout, scrollToMode } from './layout.js';
@@ -40,6 +40,7 @@ import { NOTE_LIMITS, noteFromKept, noteTarget, noteToKeep } from './note-kept.j
 import { sendNoteFlow } from './note-flow.js';
 import { requestResume, resumeOffered, resumeUnavailable } from './resume-flow.js';
 import { permissionBindings } from './permission-keys.js';
+import type { PermissionRequestView } from '../../store/permissions/model.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 import { agentBindings } from './agent-keys.js';
@@ -110,6 +111,17 @@ const detail = (ctx: Ctx) => {
         ctx.store.cancelRecords.getSnapshot().records.get(sessionKey(s)),
       )
     : null;
+};
+/** The lines of a permission request's command that the detail's window does not show now (scrolled away). */
+const subjectLinesHidden = (ctx: Ctx, r: PermissionRequestView): number => {
+  const l = detail(ctx);
+  if (!l) return 0;
+  const w = textWindow(l.lines.length, ctx.state.detail?.scroll ?? 0, l.height);
+  let hidden = 0;
+  l.lines.forEach((x, i) => {
+    if (x.subjectOf === r.id && (i < w.start || i >= w.end)) hidden += 1;
+  });
+  return hidden;
 };
 const nothingSelected = (ctx: Ctx) => (selected(ctx) ? null : 'no session selected');
 
@@ -284,7 +296,7 @@ const noteBindings: Binding<S>[] = [
 const bindings: Binding<S>[] = [
   ...noteBindings,
   // First in the detail's footer while a request waits: the session is blocked on it.
-  ...permissionBindings(DETAIL, detailSession),
+  ...permissionBindings(DETAIL, detailSession, subjectLinesHidden),
   ...filterBindings(FILTER, {
     keep: endFilter,
     clear: clearFilter,

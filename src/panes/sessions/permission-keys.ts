@@ -13,6 +13,7 @@ import type { SessionView } from '../../store/sessions/model.js';
 import { answerPermissionRequest } from '../../input/answer-actions.js';
 import { hookStatus } from '../../store/permissions/settings-hook.js';
 import type { SessionsPaneState } from './reducer.js';
+import { countWord } from '../../io/count-words.js';
 
 type S = SessionsPaneState;
 type Ctx = KeyContext<S>;
@@ -36,13 +37,29 @@ function nothingWaits(ctx: Ctx): string {
   return `${NONE}: its Claude asks nothing now (omc-top's hook is installed: a prompt shows here when it asks)`;
 }
 
-export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => SessionView | undefined): Binding<S>[] {
+/**
+ * Why y and A may not allow the request: lines of its command are scrolled out of the detail's window (`hidden`
+ * counts them, given by the pane, which knows its layout and scroll). What you allow is what you read.
+ */
+export function subjectNotShown(hidden: number): string | null {
+  return hidden > 0
+    ? `not allowed from here: the command is not all on screen (${countWord(hidden, 'line')} of it scrolled out of view): scroll to read it whole, widen the terminal, or answer it in Claude's own prompt (n denies here)`
+    : null;
+}
+
+export function permissionBindings(
+  when: Mode<S>,
+  current: (ctx: Ctx) => SessionView | undefined,
+  /** How many lines of the request's command are not on screen now (the detail's layout and scroll). */
+  hiddenLines: (ctx: Ctx, r: PermissionRequestView) => number,
+): Binding<S>[] {
+  const notShown = (ctx: Ctx, r: PermissionRequestView) => subjectNotShown(hiddenLines(ctx, r));
   const answer = (
     keys: string[],
     decision: PermissionDecision,
     hint: string,
     help: string,
-    extra?: (r: PermissionRequestView) => string | null,
+    extra?: (r: PermissionRequestView, ctx: Ctx) => string | null,
   ): Binding<S> => ({
     keys,
     help,
@@ -54,7 +71,7 @@ export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => Session
     offered: (ctx) => pendingRequest(ctx, current(ctx)) !== null,
     disabled: (ctx) => {
       const r = pendingRequest(ctx, current(ctx));
-      return r ? (extra?.(r) ?? null) : nothingWaits(ctx);
+      return r ? (extra?.(r, ctx) ?? null) : nothingWaits(ctx);
     },
     run: (ctx) => {
       const r = pendingRequest(ctx, current(ctx));
@@ -67,7 +84,7 @@ export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => Session
       'allow',
       'allow',
       "allow the tool call the session's Claude asks permission for (this once)",
-      (r) => r.allowRefused,
+      (r, ctx) => r.allowRefused ?? notShown(ctx, r),
     ),
     answer(['n'], 'deny', 'deny', "deny the tool call the session's Claude asks permission for"),
     answer(
@@ -75,7 +92,7 @@ export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => Session
       'always',
       'always',
       'allow it and always allow this exact Bash command (a rule for the session, or local settings as configured)',
-      (r) => r.allowRefused ?? r.alwaysRefused,
+      (r, ctx) => r.allowRefused ?? notShown(ctx, r) ?? r.alwaysRefused,
     ),
   ];
 }
