@@ -6,6 +6,7 @@
 import type { GateView, GraphRunView } from '../../store/graph/model.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
 import type { ClaudeSnapshot } from '../../store/claude/model.js';
+import { askingProcess } from '../../store/claude/asker.js';
 import { gateOf, permissionRequestOf, type NeedItem } from '../attention/needs.js';
 /** HH:MM:SS in UTC, the app's one time zone (as ui/format.ts's formatClock; a feed does not import views). */
 const formatClock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
@@ -86,7 +87,8 @@ export function answerItems(input: AnswerInput, opts: { readonly?: boolean } = {
   const items: AnswerItem[] = [];
   const ro = opts.readonly === true;
   for (const r of input.permissions) {
-    const p = input.claude.bySession.get(r.sessionId)?.process;
+    // The Claude that asked, not only the session's: a second terminal may run the same session.
+    const p = askingProcess(input.claude, r.sessionId, r.claudePid);
     const who = p?.name ? `${p.name} (${r.sessionId.slice(0, 8)})` : r.sessionId.slice(0, 8);
     const until = formatClock(r.expiresMs);
     const keys = r.allowRefused ? 'n deny' : `y allow · n deny${r.alwaysOffered ? ' · A always' : ''}`;

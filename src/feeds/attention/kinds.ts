@@ -10,6 +10,7 @@ import { SIGNAL_SOURCE } from '../../store/cancel/signal.js';
 import type { TrackerSnapshot } from '../../store/cancel/tracker.js';
 import type { CancelRecordsSnapshot } from '../../store/cancel/cancel-records.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model.js';
+import { askingProcess } from '../../store/claude/asker.js';
 import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
 import { RALPH_EXTENDS_AT_MAX, RALPH_EXTENSION } from '../../store/verdict/types.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
@@ -385,7 +386,8 @@ export const KINDS: readonly TransitionKind[] = [
         const c = input.claude.bySession.get(r.sessionId);
         const s = omc.get(r.sessionId);
         if (s && agentNeeds(s, c).some((n) => n.kind === 'waiting')) continue;
-        out.set(r.id, base({ value: 'waiting', session: r.sessionId, ...withNeed(permissionNeed(r, c)) }));
+        const asker = askingProcess(input.claude, r.sessionId, r.claudePid);
+        out.set(r.id, base({ value: 'waiting', session: r.sessionId, ...withNeed(permissionNeed(r, asker)) }));
       }
       return out;
     },

@@ -180,8 +180,8 @@ export function permissionRequestOf(n: Pick<NeedItem, 'id'>): string | null {
   return at < 0 ? null : n.id.slice(at + PERMISSION_OCCURRENCE.length);
 }
 
-export function permissionNeed(r: PermissionRequestView, c: ClaudeSessionView | undefined): NeedItem {
-  const p = c?.process ?? null;
+/** `p`: the Claude that asked (store/claude/asker.ts `askingProcess`): its name and pane are the item's. */
+export function permissionNeed(r: PermissionRequestView, p: ProcessView | null): NeedItem {
   const where = tmuxPlace(p);
   return {
     id: `waiting:${r.sessionId}${PERMISSION_OCCURRENCE}${r.id}`,

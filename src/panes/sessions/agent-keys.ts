@@ -7,6 +7,7 @@
  */
 import type { Binding, Mode } from '../../kit/bindings.js';
 import { configuredPrices } from '../../store/claude/price-config.js';
+import { askingProcess } from '../../store/claude/asker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { navBindings, scrollDelta } from '../../kit/nav.js';
 import type { KeyContext } from '../../kit/pane.js';
@@ -25,8 +26,16 @@ const INTERRUPT_HELP =
   'interrupt the Claude process (SIGINT) after 2 cancels that did not take: first proves it is that session’s Claude (start time, executable, owner, cwd, registry file)';
 
 const peekSession = (ctx: Ctx) => rowByKey(ctx.store.sessions.getSnapshot().sessions, ctx.state.peek?.id);
-const processOf = (ctx: Ctx, s: SessionView | undefined) =>
-  s ? (ctx.store.claude.getSnapshot().bySession.get(s.id)?.process ?? null) : null;
+/**
+ * The Claude J goes to: the one that asks the session's pending permission prompt (a second terminal may run the
+ * same session, askingProcess), else the session's process.
+ */
+const processOf = (ctx: Ctx, s: SessionView | undefined) => {
+  if (!s) return null;
+  const claude = ctx.store.claude.getSnapshot();
+  const asking = ctx.store.permissions.getSnapshot().requests.find((r) => r.sessionId === s.id);
+  return asking ? askingProcess(claude, s.id, asking.claudePid) : (claude.bySession.get(s.id)?.process ?? null);
+};
 
 export function peekLayoutOf(ctx: Ctx) {
   const s = peekSession(ctx);

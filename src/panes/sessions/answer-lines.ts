@@ -6,6 +6,8 @@
 import type { OmcStore } from '../../store/store.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { activeLoop } from '../../store/claude/attention.js';
+import { askingProcess } from '../../store/claude/asker.js';
+import { whereText } from '../../store/claude/life.js';
 import { resumeLoad, resumeVerdict, resumeVerdictLine } from '../../store/claude/resume.js';
 import { formatClock, wrapText } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
@@ -18,9 +20,16 @@ const NOTES_SHOWN = 3;
 export function answerLines(store: OmcStore, s: SessionView): DetailLine[] {
   if (s.kind !== 'session') return [];
   const out: DetailLine[] = [];
+  const claude = store.claude.getSnapshot();
   for (const r of store.permissions.getSnapshot().requests) {
     if (r.sessionId !== s.id) continue;
     out.push({ text: `! Claude asks permission: ${r.toolName} ${r.subject}`, tone: 'warn', subjectOf: r.id });
+    // Two terminals on one session: say which Claude asks when it is not the one the detail describes.
+    const asker = askingProcess(claude, s.id, r.claudePid);
+    if (asker && asker.pid !== claude.bySession.get(s.id)?.process?.pid) {
+      const where = whereText(asker);
+      out.push({ text: `  asked by pid ${asker.pid}${where ? ` (${where})` : ''}`, tone: 'dim' });
+    }
     out.push({
       text: r.allowRefused
         ? `  n denies (here or in the ! list); ${r.allowRefused}`

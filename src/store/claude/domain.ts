@@ -194,6 +194,11 @@ export class ClaudeDomain implements Domain {
     return tmuxWhere(p.tmux, this.tmuxNames.current(socket));
   }
 
+  /** The processes no session's view stands for (a second terminal on one session), by pid: ClaudeSnapshot.others. */
+  private otherViews: ReadonlyMap<number, ProcessView> = new Map();
+  /** `otherViews` moved since the last publish: the next one goes out even when no session's view changed. */
+  private othersPending = false;
+
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
   private subagents: SubagentTracker;
   /** Each judged view of a process working elsewhere, as the copy that says so (ProcessView.elsewhere). */
@@ -729,10 +734,14 @@ export class ClaudeDomain implements Domain {
       by.set(e.sessionId, pv);
     }
     // Copies, never the kept views: the chosen one says which others run the session, and where its hooks read.
+    const otherViews = new Map<number, ProcessView>();
     several?.forEach((all, sid) => {
       const { chosen, others } = chooseProcess(all, this.hooksHere);
       if (chosen && others.length > 0) by.set(sid, { ...chosen, alsoPids: others });
+      for (const v of all) if (v.pid !== chosen?.pid) otherViews.set(v.pid, v);
     });
+    const othersMoved = !sameOthers(this.otherViews, otherViews);
+    if (othersMoved) this.otherViews = otherViews;
     by.forEach((pv, sid) => {
       if (pv.cwd === null || !stillRuns(pv) || this.hooksHere(pv.cwd) !== false) return;
       // Kept with the view it copies: a judgement that keeps a held process's view keeps this one too.
@@ -750,7 +759,8 @@ export class ClaudeDomain implements Domain {
     }
     const prev = this.procViews;
     this.procViews = by;
-    if (prev.size !== by.size) return true;
+    if (othersMoved) this.othersPending = true;
+    if (prev.size !== by.size || othersMoved) return true;
     for (const [sid, pv] of by) {
       const old = prev.get(sid);
       // What the probe and the clock can move between two registry reads; the rest comes from the entry.
@@ -812,6 +822,7 @@ export class ClaudeDomain implements Domain {
     // Republish only on change: the liveness timer runs every 2 s and must not repaint an idle screen. Compared
     // field by field against what was last published (published-views.ts: no key string, no view per session).
     let changed =
+      this.othersPending ||
       this.registryMissing !== this.lastRegistryMissing ||
       problems.length !== this.lastProblems.length ||
       problems.some((p, i) => p.path !== this.lastProblems[i]?.path || p.message !== this.lastProblems[i]?.message);
@@ -843,12 +854,14 @@ export class ClaudeDomain implements Domain {
     this.publishedOrder = order;
     this.lastProblems = problems;
     this.lastRegistryMissing = this.registryMissing;
+    this.othersPending = false;
     this.version += 1;
     this.cell.set({
       version: this.version,
       configDir: this.dir,
       rule: this.config.rule,
       bySession: by,
+      ...(this.otherViews.size > 0 ? { others: this.otherViews } : {}),
       problems,
       registryMissing: this.registryMissing,
     });
@@ -1089,4 +1102,22 @@ export class ClaudeDomain implements Domain {
     if (this.registryTimer) clearTimeout(this.registryTimer);
     if (this.catchUp) clearImmediate(this.catchUp);
   }
+}
+
+/** The same other processes, as far as a prompt's attribution reads them (who, where, whether it runs). */
+function sameOthers(a: ReadonlyMap<number, ProcessView>, b: ReadonlyMap<number, ProcessView>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [pid, v] of b) {
+    const o = a.get(pid);
+    if (
+      !o ||
+      o.sessionId !== v.sessionId ||
+      o.status !== v.status ||
+      o.name !== v.name ||
+      o.tmux !== v.tmux ||
+      o.tmuxWhere !== v.tmuxWhere
+    )
+      return false;
+  }
+  return true;
 }

@@ -111,6 +111,11 @@ export interface ClaudeSnapshot {
   rule: string;
   /** Keyed by Claude's session id (= OMC's session directory name). */
   bySession: ReadonlyMap<string, ClaudeSessionView>;
+  /**
+   * The processes a session's view does not stand for (two terminals resumed one session: `alsoPids`), by pid: a
+   * permission prompt names the Claude that asked (asker.ts), which may be one of these. Absent: none.
+   */
+  others?: ReadonlyMap<number, ProcessView>;
   /** Registry entries whose session OMC does not know, e.g. a CLI started without OMC. */
   problems: readonly Problem[];
   registryMissing: boolean;
