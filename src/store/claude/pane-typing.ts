@@ -47,6 +47,12 @@ const tmuxRunner =
   };
 
 export function planPaneTyping(p: ProcessView, env: NodeJS.ProcessEnv = process.env, run?: Run): PanePlan {
+  // The real reason first: with its Claude gone, the pane it ran in holds a shell (or nothing), not Claude's prompt.
+  if (p.status === 'gone' || p.status === 'exited')
+    return {
+      ok: false,
+      reason: `its Claude process (pid ${p.pid}) ${p.status === 'gone' ? 'is gone' : 'exited'}: there is no Claude to type the note into (r in omc-top resumes the session)`,
+    };
   const jump = planJump(p, env, run);
   if (!jump.ok) return { ok: false, reason: jump.reason };
   const socket = (env.TMUX ?? '').split(',')[0] as string;
