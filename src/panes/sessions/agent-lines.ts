@@ -20,8 +20,11 @@ import { exitLines, lifeWords, tokenText } from './life-lines.js';
 import { costLines } from './cost-lines.js';
 import { readingMark, readingOf } from '../../store/cost/spend.js';
 
-/** What the user can do about an attention fact, in the words of the keys that do it. */
-export function attentionAction(a: AttentionFact): string {
+/**
+ * What the user can do about an attention fact, in the words of the keys that do it. `answerable`: omc-top holds a
+ * permission prompt of this session to answer (y / n), so that is offered first and the terminal is the alternative.
+ */
+export function attentionAction(a: AttentionFact, answerable = false): string {
   switch (a.kind) {
     case 'orphaned-loop':
       // A Claude that runs elsewhere is not resumed here while it runs: it is ended there first.
@@ -29,7 +32,9 @@ export function attentionAction(a: AttentionFact): string {
         ? 'press c to clean it up (the cancel plan, shown before anything is written), or end that Claude and resume the session in this project'
         : `press c to clean it up (the cancel plan, shown before anything is written), or ${reachAdvice(a.kind, !!a.paneKnown, true)}`;
     case 'waiting-for-you':
-      return reachAdvice(a.kind, !!a.paneKnown, true);
+      return answerable
+        ? `y allow · n deny here (below), or ${reachAdvice(a.kind, !!a.paneKnown, true)}`
+        : reachAdvice(a.kind, !!a.paneKnown, true);
     default:
       return a.reason === 'one-iteration-per-turn'
         ? 'send a prompt to run the next iteration, or c to end the loop'
@@ -48,6 +53,8 @@ export function agentDetail(
   c: ClaudeSessionView | undefined,
   now: number,
   prices: Readonly<Record<string, ModelPrice>> | undefined,
+  /** A permission prompt of this session waits in omc-top to be answered (DetailExtra.answerable). */
+  answerable = false,
 ): { head: DetailLine[]; tail: DetailLine[] } {
   if (s.kind === 'legacy') return { head: [], tail: [] };
   const head: DetailLine[] = [];
@@ -61,8 +68,11 @@ export function agentDetail(
   const several = processesText(p);
   if (several) head.push({ text: `! ${several}: pid ${p?.pid} is the one shown; J, m and I act on it`, tone: 'warn' });
   for (const a of attentionFor(s, p, c?.transcript?.facts ?? null))
-    head.push({ text: `! ${a.text}: ${attentionAction(a)}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
-  return { head, tail: agentDetailLines(s, c, now, prices) };
+    head.push({
+      text: `! ${a.text}: ${attentionAction(a, answerable)}`,
+      tone: a.kind === 'orphaned-loop' ? 'error' : 'warn',
+    });
+  return { head, tail: agentDetailLines(s, c, now, prices, answerable) };
 }
 
 export function agentDetailLines(
@@ -70,6 +80,7 @@ export function agentDetailLines(
   c: ClaudeSessionView | undefined,
   now: number,
   prices: Readonly<Record<string, ModelPrice>> | undefined,
+  answerable = false,
 ): DetailLine[] {
   if (s.kind === 'legacy') return [];
   const out: DetailLine[] = [{ text: '' }, { text: '▌Claude process', tone: 'title' }];
@@ -105,7 +116,7 @@ export function agentDetailLines(
         text: `    waiting since ${formatTimestamp(a.waiting.sinceMs)} (${formatAge(a.waiting.sinceMs, now)})${a.waiting.call?.atMs != null ? ` · call made ${formatTimestamp(a.waiting.call.atMs)}` : ''}`,
         tone: 'dim',
       });
-    out.push({ text: `    ${attentionAction(a)}`, tone: 'dim' });
+    out.push({ text: `    ${attentionAction(a, answerable)}`, tone: 'dim' });
   }
   if (!f) {
     out.push({ text: '  no transcript found', tone: 'dim' });

@@ -79,5 +79,6 @@ export function detailExtras(store: OmcStore, s: SessionView, width: number): De
     lines.flatMap((l) =>
       wrapText(l.text, w).map((text) => ({ text, tone: l.tone, ...(l.subjectOf ? { subjectOf: l.subjectOf } : {}) })),
     );
-  return { top: [...wrap(answerLines(store, s)), ...runs.top], bottom: runs.bottom };
+  const answerable = s.kind === 'session' && store.permissions.getSnapshot().requests.some((r) => r.sessionId === s.id);
+  return { top: [...wrap(answerLines(store, s)), ...runs.top], bottom: runs.bottom, answerable };
 }

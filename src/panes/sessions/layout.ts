@@ -49,6 +49,8 @@ export interface DetailLayout {
 export interface DetailExtra {
   top: readonly DetailLine[];
   bottom: readonly DetailLine[];
+  /** A permission prompt of this session is listed here to answer (the hook handed it over): y / n answer it. */
+  answerable?: boolean;
 }
 
 export function detailLayout(
@@ -61,7 +63,7 @@ export function detailLayout(
   /** omc-top's record of its newest cancel of this session (any process's): the status line's word in flight. */
   record?: CancelRecord,
 ): DetailLayout {
-  const extra = agentDetail(s, claude, now, configuredPrices());
+  const extra = agentDetail(s, claude, now, configuredPrices(), runs.answerable === true);
   const flight = rowFlight(tracked, record, s, claude, now);
   const settled = flight ? null : rowSettlement(tracked, record, s, now);
   const lines = detailLines(s, now, body.columns - 1, tracked, extra, flight, settled);
