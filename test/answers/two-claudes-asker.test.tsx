@@ -73,7 +73,8 @@ describe('a permission prompt of one of two Claudes on a session', () => {
       i.id.includes('@permission:'),
     );
     expect(need).toMatchObject({ name: 'proj-a', tmux: 'ta-main:@1' });
-    expect(need?.text).toContain('ta-main:@1');
+    // The place in the words a session's own waiting item uses (4b: one form on every item).
+    expect(need?.text).toContain('(session proj-a · tmux ta-main:@1)');
 
     // The monitor: the inbox names A; the session's detail says A asks; J goes to A's pane (%1), not B's (%2).
     const a = mount(store, { columns: 160, rows: 30 });

@@ -9,7 +9,7 @@
  */
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
-import { tmuxPlaceOf, tmuxWindow } from '../../store/claude/life.js';
+import { tmuxPlaceOf, tmuxWindow, whereText } from '../../store/claude/life.js';
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import { CANCEL_FAILED } from '../../store/cancel/words.js';
 import { LEGACY_KEY, sessionKey, type SessionView } from '../../store/sessions/model.js';
@@ -183,11 +183,13 @@ export function permissionRequestOf(n: Pick<NeedItem, 'id'>): string | null {
 /** `p`: the Claude that asked (store/claude/asker.ts `askingProcess`): its name and pane are the item's. */
 export function permissionNeed(r: PermissionRequestView, p: ProcessView | null): NeedItem {
   const where = tmuxPlace(p);
+  // The place in the words a session's own "waiting for you" uses (whereText): one form on every item.
+  const said = whereText(p);
   return {
     id: `waiting:${r.sessionId}${PERMISSION_OCCURRENCE}${r.id}`,
     kind: 'waiting',
     reason: 'waiting for you',
-    text: `Claude is waiting for you: permission prompt: ${r.toolName} ${r.subject}${where ? ` (${where})` : ''}; omc-top can answer it in ! (To answer)`,
+    text: `Claude is waiting for you: permission prompt: ${r.toolName} ${r.subject}${said ? ` (${said})` : ''}; omc-top can answer it in ! (To answer)`,
     since: r.createdMs,
     session: r.sessionId,
     mode: null,
