@@ -206,6 +206,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       readonly,
       config: configSays,
       names: allowed,
+      // A bug met answering one request: that request is answered 500, serve goes on, and the user hears of it.
+      onProblem: (line) => err(`omc-top serve: ${line}`),
       // A page opened by a name or address serve does not answer to: said here, where the user can act on it.
       onRefusedHost: (h) =>
         err(

@@ -30,6 +30,8 @@ export interface ServeOptions {
   addresses?: () => readonly string[];
   /** A request refused for its Host, said once per name (serve's stderr: why the page a user opened is refused). */
   onRefusedHost?: (host: string) => void;
+  /** A fault while answering a request or sending the stream, one line, said once per kind (serve's stderr). */
+  onProblem?: (line: string) => void;
 }
 
 export interface Served {
@@ -62,6 +64,16 @@ function readBody(req: http.IncomingMessage): Promise<Record<string, unknown> | 
   });
 }
 
+/**
+ * The path of a request target in origin form (`/path?query`), taken apart here and never parsed as a URL: to
+ * `new URL`, `//x` is an authority, and `//[` or `//x:99999` threw. Null for any other form (`*`, `http://…`).
+ */
+export function requestPath(target: string | undefined): string | null {
+  if (target === undefined || !target.startsWith('/')) return null;
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+}
+
 const json = (res: http.ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
@@ -76,6 +88,14 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
   const refusedHosts = new Set<string>();
   const config = opts.config ?? null;
   const configEvent = config === null ? '' : `event: config\ndata: ${JSON.stringify(config)}\n\n`;
+  /** One line per kind of fault (at most 16), so a fault every request repeats is said once. */
+  const faults = new Set<string>();
+  const sayFault = (where: string, e: unknown) => {
+    const kind = (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).split('\n')[0]!.slice(0, 200);
+    if (faults.has(kind) || faults.size >= 16) return;
+    faults.add(kind);
+    opts.onProblem?.(`${where} failed (serve keeps running): ${kind}`);
+  };
   // What every open stream has been sent so far (they are all sent the same events, in the same order).
   let last: { json: string; picture: Picture } | null = null;
   let scheduled = false;
@@ -99,7 +119,11 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      if (streams.size > 0) sendCurrent();
+      try {
+        if (streams.size > 0) sendCurrent();
+      } catch (e) {
+        sayFault('sending the picture', e);
+      }
     });
   };
   /** The port listened on (known once listening: `opts.port` may be 0). */
@@ -109,9 +133,16 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
   const tick = setInterval(broadcast, 5000);
   tick.unref();
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const route = `${req.method} ${url.pathname}`;
+  /** A fault in answering one request is that request's: it is answered 500 (or cut, when its answer began). */
+  const failed = (res: http.ServerResponse, e: unknown) => {
+    sayFault('a request', e);
+    if (res.headersSent) res.destroy();
+    else json(res, 500, { error: 'internal error' });
+  };
+
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const path = requestPath(req.url);
+    const route = path === null ? null : `${req.method} ${path}`;
     const isStatic = route === 'GET /' || route === 'GET /app.js' || route === 'GET /app.css';
     let refused = checkRequest(req, hosts, opts.token, !isStatic);
     // The machine's addresses may have changed since (DHCP, a VPN up): looked at again before a Host is refused.
@@ -127,6 +158,7 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
       }
     }
     if (refused) return json(res, refused.status, { error: refused.why });
+    if (route === null) return json(res, 400, { error: 'the request target must be a path' });
     if (isStatic) {
       const [type, body] =
         route === 'GET /'
@@ -138,13 +170,13 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
       return res.end(body);
     }
     if (route === 'GET /events') {
+      // The streams already open are brought to the picture this one starts from; a reconnect starts whole.
+      sendCurrent();
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       });
-      // The streams already open are brought to the picture this one starts from; a reconnect starts whole.
-      sendCurrent();
       // The config file's line first, to this client alone (the token was checked above), then the picture.
       res.write(`${configEvent}retry: 2000\ndata: ${last?.json ?? ''}\n\n`);
       streams.add(res);
@@ -152,30 +184,39 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
       return;
     }
     if (req.method !== 'POST') return json(res, 404, { error: 'not found' });
-    void readBody(req).then(async (body) => {
-      if (!body) return json(res, 400, { error: 'a JSON object, at most 16 KiB' });
-      if (route === 'POST /api/ack') {
-        const r = await actions.ack(body);
-        return json(res, r.status, r.body);
-      }
-      if (route === 'POST /api/cancel/plan') {
-        const r = actions.plan(body);
-        return json(res, r.status, r.body);
-      }
-      if (route === 'POST /api/permission') {
-        const r = actions.answerPermission(body);
-        return json(res, r.status, r.body);
-      }
-      if (route === 'POST /api/gate/plan') {
-        const r = actions.planGate(body);
-        return json(res, r.status, r.body);
-      }
-      if (route === 'POST /api/confirm') {
-        const r = await actions.confirm(body);
-        return json(res, r.status, r.body);
-      }
-      return json(res, 404, { error: 'not found' });
-    });
+    void readBody(req)
+      .then(async (body) => {
+        if (!body) return json(res, 400, { error: 'a JSON object, at most 16 KiB' });
+        if (route === 'POST /api/ack') {
+          const r = await actions.ack(body);
+          return json(res, r.status, r.body);
+        }
+        if (route === 'POST /api/cancel/plan') {
+          const r = actions.plan(body);
+          return json(res, r.status, r.body);
+        }
+        if (route === 'POST /api/permission') {
+          const r = actions.answerPermission(body);
+          return json(res, r.status, r.body);
+        }
+        if (route === 'POST /api/gate/plan') {
+          const r = actions.planGate(body);
+          return json(res, r.status, r.body);
+        }
+        if (route === 'POST /api/confirm') {
+          const r = await actions.confirm(body);
+          return json(res, r.status, r.body);
+        }
+        return json(res, 404, { error: 'not found' });
+      })
+      .catch((e: unknown) => failed(res, e));
+  };
+  const server = http.createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch (e) {
+      failed(res, e);
+    }
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
