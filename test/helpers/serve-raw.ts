@@ -4,6 +4,7 @@
  * request target (`GET //x` stays `//x`).
  */
 import net from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import type { Picture, ServeSource } from '../../src/commands/serve/source.js';
 
 export interface SetSource extends ServeSource {
@@ -76,7 +77,7 @@ export function rawGet(
 
 /**
  * An open request on a raw socket (`/events`): what has come so far, and the socket (to pause it). Asked as
- * HTTP/1.0, so the body comes as sent, not in chunks.
+ * HTTP/1.0, so the body comes as sent, not in chunks; `onBody` is given the body's text as it comes.
  */
 export interface RawStream {
   socket: net.Socket;
@@ -86,13 +87,28 @@ export interface RawStream {
   bytes(): number;
 }
 
-export function rawStream(port: number, target: string, headers: Record<string, string> = {}): RawStream {
+export function rawStream(
+  port: number,
+  target: string,
+  headers: Record<string, string> = {},
+  onBody?: (text: string) => void,
+): RawStream {
   const chunks: Buffer[] = [];
   let bytes = 0;
+  let head: Buffer | null = Buffer.alloc(0);
+  const decoder = new StringDecoder('utf8');
   const socket = net.connect(port, '127.0.0.1', () => socket.write(request(port, target, headers, false, '1.0')));
   socket.on('data', (c: Buffer) => {
     chunks.push(c);
     bytes += c.length;
+    if (!onBody) return;
+    if (head === null) return onBody(decoder.write(c));
+    head = Buffer.concat([head, c]);
+    const end = head.indexOf('\r\n\r\n');
+    if (end === -1) return;
+    const body = head.subarray(end + 4);
+    head = null;
+    onBody(decoder.write(body));
   });
   socket.on('error', () => undefined);
   return {

@@ -36,7 +36,34 @@ export interface ServeOptions {
 
 export interface Served {
   port: number;
+  /** Each open `/events` stream, oldest first: what serve holds for it now and at most so far, and whether it is behind. */
+  streamStats(): StreamStats[];
   close(): Promise<void>;
+}
+
+export interface StreamStats {
+  /** Bytes written to the stream and not yet taken by its socket (held in serve's memory). */
+  buffered: number;
+  /** The most `buffered` was right after any write. */
+  peak: number;
+  /** Events are not written to it until its socket drains; then it is sent the whole picture. */
+  behind: boolean;
+}
+
+/**
+ * What one `/events` stream may have waiting in serve before events to it stop: a page that stops reading (a phone
+ * asleep behind `ssh -L`) would otherwise be buffered for without limit (20 such streams and a busy project: 2 GB in
+ * a minute). Past it, the stream is left until its socket drains, then sent the latest picture whole, which the
+ * page takes in place of what it held (every connection starts so): it is correct again at once, without the
+ * events it missed. An event is still written to a stream whose socket is taking what it is sent, so one picture
+ * larger than this goes out; the most held for a stream is this or one event beyond the socket's own buffer.
+ */
+export const STREAM_BUFFER_LIMIT = 1024 * 1024;
+
+interface Stream {
+  res: http.ServerResponse;
+  peak: number;
+  behind: boolean;
 }
 
 const MAX_BODY = 16 * 1024;
@@ -81,7 +108,7 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
 
 export async function startServer(opts: ServeOptions): Promise<Served> {
   const actions = new Actions(opts.source, opts.readonly);
-  const streams = new Set<http.ServerResponse>();
+  const streams = new Map<http.ServerResponse, Stream>();
   const addresses = opts.addresses ?? interfaceAddresses;
   const hostsAt = (port: number) => allowedHosts(opts.listen, port, opts.names ?? [], addresses());
   let hosts = hostsAt(opts.port);
@@ -112,7 +139,27 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     const event =
       deltaJson !== null && deltaJson.length < json.length ? `event: delta\ndata: ${deltaJson}` : `data: ${json}`;
     last = { json, picture };
-    for (const s of streams) s.write(`${event}\n\n`);
+    const text = `${event}\n\n`;
+    const size = Buffer.byteLength(text);
+    for (const s of streams.values()) sendTo(s, text, size);
+  };
+  const written = (s: Stream, text: string) => {
+    s.res.write(text);
+    s.peak = Math.max(s.peak, s.res.writableLength);
+  };
+  /** Writes an event to one stream, unless its socket stopped taking them (then it is resynced once it drains). */
+  const sendTo = (s: Stream, text: string, size: number) => {
+    if (s.behind || s.res.destroyed) return;
+    // A stream waiting for its socket to drain (a write said so) whose event would take it past the limit.
+    if (s.res.writableNeedDrain && s.res.writableLength + size > STREAM_BUFFER_LIMIT) {
+      s.behind = true;
+      s.res.once('drain', () => {
+        s.behind = false;
+        if (!s.res.destroyed && last) written(s, `data: ${last.json}\n\n`);
+      });
+      return;
+    }
+    written(s, text);
   };
   const broadcast = () => {
     if (scheduled) return;
@@ -178,8 +225,9 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
         'x-accel-buffering': 'no',
       });
       // The config file's line first, to this client alone (the token was checked above), then the picture.
-      res.write(`${configEvent}retry: 2000\ndata: ${last?.json ?? ''}\n\n`);
-      streams.add(res);
+      const stream: Stream = { res, peak: 0, behind: false };
+      written(stream, `${configEvent}retry: 2000\ndata: ${last?.json ?? ''}\n\n`);
+      streams.set(res, stream);
       req.on('close', () => streams.delete(res));
       return;
     }
@@ -228,11 +276,13 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
   hosts = hostsAt(port);
   return {
     port,
+    streamStats: () =>
+      [...streams.values()].map((s) => ({ buffered: s.res.writableLength, peak: s.peak, behind: s.behind })),
     close: () =>
       new Promise<void>((resolve) => {
         off();
         clearInterval(tick);
-        for (const s of streams) s.end();
+        for (const s of streams.keys()) s.end();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
