@@ -7,8 +7,8 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/commands/serve/server.js';
-import { allowedHosts, hostAllowed } from '../../src/commands/serve/guard.js';
-import { runServeCommand } from '../../src/commands/serve/command.js';
+import { allowedHosts, hostAllowed, isLoopbackAddress } from '../../src/commands/serve/guard.js';
+import { allowHostName, listenAddress, runServeCommand } from '../../src/commands/serve/command.js';
 import { UsageError } from '../../src/commands/args.js';
 import { singleSource } from '../../src/commands/serve/source.js';
 import { OmcStore } from '../../src/store/store.js';
@@ -100,11 +100,29 @@ describe('serve --listen 0.0.0.0', () => {
     expect((await get('127.0.0.1', named.port, `127.0.0.2:${named.port}`)).status).toBe(421);
   });
 
-  it('--allow-host takes a host name or an IPv4 address, nothing else', async () => {
+  it('--allow-host takes a host name or an IP address (IPv6 with brackets or without), nothing else', async () => {
     await expect(runServeCommand(['--allow-host', 'evil name'])).rejects.toThrow(
-      /--allow-host needs a host name or an IPv4 address, not "evil name"/,
+      /--allow-host needs a host name or an IP address, not "evil name"/,
     );
     await expect(runServeCommand(['--allow-host', 'a.example/../x'])).rejects.toThrow(UsageError);
+    await expect(runServeCommand(['--listen', '[127.0.0.1]'])).rejects.toThrow(/--listen needs an address/);
+    // As the Host header names it: an IPv6 address bracketed, in the short form a browser writes; no port.
+    expect(allowHostName('Box.LAN:9000')).toBe('box.lan');
+    expect(allowHostName('192.0.2.2')).toBe('192.0.2.2');
+    expect(allowHostName('::1')).toBe('[::1]');
+    expect(allowHostName('0:0:0:0:0:0:0:1')).toBe('[::1]');
+    expect(allowHostName('[2001:DB8::1]:9000')).toBe('[2001:db8::1]');
+    expect(allowHostName('2001:db8::1')).toBe('[2001:db8::1]');
+    for (const bad of ['[evil]', '[::1', 'fe80::1%eth0', '[fe80::1%25eth0]', '[]', 'a b'])
+      expect(allowHostName(bad), bad).toBeNull();
+    expect(listenAddress('[::1]')).toBe('::1');
+    expect(listenAddress('::')).toBe('::');
+    expect(listenAddress('localhost')).toBe('localhost');
+    for (const bad of ['[127.0.0.1]', '[::1', 'a b', '']) expect(listenAddress(bad), bad).toBeNull();
+    for (const a of ['127.0.0.1', '127.0.0.2', '127.255.255.254', '::1', '0:0::1', '::ffff:127.0.0.1', 'localhost'])
+      expect(isLoopbackAddress(a), a).toBe(true);
+    for (const a of ['0.0.0.0', '::', '128.0.0.1', '192.0.2.2', '::2', 'fe80::1', 'box.lan'])
+      expect(isLoopbackAddress(a), a).toBe(false);
   });
 
   it('an address the machine gains later (DHCP, a VPN) is answered to', async () => {

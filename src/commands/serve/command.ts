@@ -2,7 +2,7 @@
  * `omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]…`:
  * the fleet and the inbox on a small web page, for a phone over the user's
  * own ssh tunnel. Listens on 127.0.0.1 only unless `--listen` names another
- * address (then it warns). Prints the URL with the token once, at start.
+ * address (then it warns, unless that is a loopback one). Prints the URL with the token once, at start.
  * The push channels of the config file notify from here too (each local
  * root's attention monitor feeds a notifier with no terminal channel).
  */
@@ -21,7 +21,8 @@ import { resolveRootAndOmc } from '../../store/omc-root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError, rootFlag } from '../args.js';
 import { takeRepeated } from '../fleet-args.js';
-import { interfaceAddresses, isWildcard, newToken } from './guard.js';
+import net from 'node:net';
+import { interfaceAddresses, isLoopbackAddress, isWildcard, newToken } from './guard.js';
 import { startServer } from './server.js';
 import { fleetSource, singleSource, type ServeSource } from './source.js';
 import { printErr, printOut } from '../../io/output.js';
@@ -36,10 +37,11 @@ A small web page with the fleet and what needs you, live, for a phone browser
 over your own ssh tunnel:  ssh -L 8377:127.0.0.1:8377 host  (see docs/reach.md).
 Prints the URL with a fresh token; actions need it.
   --port N        the port (default 8377; 0 picks a free one)
-  --listen ADDR   listen on ADDR instead of 127.0.0.1 (a warning: anyone who reaches it can try the token);
-                  0.0.0.0 or :: answers to this machine's addresses
-  --allow-host NAME  a name this machine is reached by (the page answers to it on any port; repeatable);
-                  127.0.0.1, localhost and [::1] are answered to on any port (a tunnel's)
+  --listen ADDR   listen on ADDR instead of 127.0.0.1 (::1 or [::1] for IPv6; an address that is not loopback
+                  warns: anyone who reaches it can try the token); 0.0.0.0 or :: answers to this machine's addresses
+  --allow-host NAME  a name or address this machine is reached by (IPv6 with or without brackets; the page
+                  answers to it on any port; repeatable); 127.0.0.1, localhost and [::1] are answered to on any
+                  port (a tunnel's)
   --all           every project on this machine;  --host user@box  a machine over ssh (repeatable)
   --readonly      show only: every action is refused`;
 
@@ -62,12 +64,9 @@ const bracketed = (a: string) => (a.includes(':') && !a.startsWith('[') ? `[${a}
 /** The machine's addresses another machine may use for a wildcard listen (not loopback, not link-local). */
 function outwardAddresses(listen: string): string[] {
   return interfaceAddresses().filter(
-    (a) =>
-      !LOOPBACK.has(a) && !a.startsWith('127.') && !/^fe80:/i.test(a) && (listen !== '0.0.0.0' || !a.includes(':')),
+    (a) => !isLoopbackAddress(a) && !/^fe80:/i.test(a) && (listen !== '0.0.0.0' || !a.includes(':')),
   );
 }
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * Said at start when push is on. What already needs the user when serve starts is not news to it (the monitor's
@@ -96,10 +95,44 @@ function pushFrom(source: ServeSource, config: OmcTopConfig, readonly: boolean, 
 /** A name for the Host header: a DNS name or an address, nothing else (it is compared, never resolved). */
 const HOST_NAME = /^(?:[0-9a-z](?:[0-9a-z-]{0,61}[0-9a-z])?)(?:\.[0-9a-z](?:[0-9a-z-]{0,61}[0-9a-z])?)*$/i;
 
-/** The --allow-host argument for a refused Host (its port dropped: a name is answered to on any port), when it is one. */
+/**
+ * The address `--listen` names, as Node listens on it: an IP address (IPv6 with or without the brackets a URL
+ * writes, `[::1]`) or a host name; null for anything else.
+ */
+export function listenAddress(arg: string): string | null {
+  const inBrackets = /^\[(.*)\]$/.exec(arg);
+  if (inBrackets) return net.isIP(inBrackets[1]!) === 6 ? inBrackets[1]! : null;
+  if (net.isIP(arg) !== 0) return arg;
+  return arg.length <= 253 && HOST_NAME.test(arg) ? arg : null;
+}
+
+/**
+ * An `--allow-host` argument as a Host header names it, compared whole (guard.ts hostAllowed): a host name or an
+ * IPv4 address lowercased, an IPv6 address in brackets in the form a browser writes it (`[2001:db8::1]`), given with
+ * brackets or without; a port after it dropped (a name is answered to on any port). Null: none of these.
+ */
+export function allowHostName(arg: string): string | null {
+  const v6 = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(arg)?.[1] ?? (net.isIP(arg) === 6 ? arg : null);
+  if (v6 !== null) {
+    // No zone id: a browser sends none in Host.
+    if (net.isIP(v6) !== 6 || v6.includes('%')) return null;
+    try {
+      return new URL(`http://[${v6}]/`).hostname;
+    } catch {
+      return null;
+    }
+  }
+  const name = arg.replace(/:\d{1,5}$/, '');
+  return name.length <= 253 && HOST_NAME.test(name) ? name.toLowerCase() : null;
+}
+
+/**
+ * The --allow-host argument for a refused Host (its port dropped: a name is answered to on any port), when it is one;
+ * an IPv6 address without its brackets (a shell may take `[…]` for a pattern).
+ */
 function allowHint(host: string): string {
-  const name = host.replace(/:\d{1,5}$/, '');
-  return name.length <= 253 && HOST_NAME.test(name) ? ` ${name}` : '';
+  const name = allowHostName(host);
+  return name === null ? '' : ` ${name.replace(/^\[(.*)\]$/, '$1')}`;
 }
 
 export async function runServeCommand(argv: readonly string[]): Promise<number> {
@@ -113,13 +146,14 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
   const portText = (args.flags.get('port') as string | undefined) ?? String(DEFAULT_PORT);
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError('--port needs a number 0-65535');
-  const listen = (args.flags.get('listen') as string | undefined) ?? '127.0.0.1';
-  if (!/^[0-9A-Za-z.:-]{1,253}$/.test(listen)) throw new UsageError('--listen needs an address');
+  const listenArg = (args.flags.get('listen') as string | undefined) ?? '127.0.0.1';
+  const listen = listenAddress(listenArg);
+  if (listen === null) throw new UsageError(`--listen needs an address or a host name, not ${shownArg(listenArg)}`);
   // A name is answered to on any port (a tunnel's own), so a port given with it is taken and not needed.
-  const allowed = names.values.map((n) => n.replace(/:\d{1,5}$/, ''));
-  allowed.forEach((n, i) => {
-    if (n.length > 253 || !HOST_NAME.test(n))
-      throw new UsageError(`--allow-host needs a host name or an IPv4 address, not ${shownArg(names.values[i]!)}`);
+  const allowed = names.values.map((n) => {
+    const name = allowHostName(n);
+    if (name === null) throw new UsageError(`--allow-host needs a host name or an IP address, not ${shownArg(n)}`);
+    return name;
   });
   const specs: HostSpec[] = [];
   for (const h of hosts.values) {
@@ -216,11 +250,11 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     });
   } catch (e) {
     await source.close();
-    err(`omc-top serve: cannot listen on ${listen}:${portText}: ${(e as Error).message}`);
+    err(`omc-top serve: cannot listen on ${bracketed(listen)}:${portText}: ${(e as Error).message}`);
     return 1;
   }
   const stopPush = pushFrom(source, config, readonly, (s) => err(s.trimEnd()));
-  if (!LOOPBACK.has(listen)) {
+  if (!isLoopbackAddress(listen)) {
     err(
       `omc-top serve: WARNING: listening on ${listen}, not only this machine: anyone who can reach it can see the page's address and try the token. Prefer the default (127.0.0.1) and an ssh tunnel.`,
     );

@@ -9,6 +9,7 @@
  * never answer (no CORS headers at all).
  */
 import crypto from 'node:crypto';
+import net from 'node:net';
 import os from 'node:os';
 import type http from 'node:http';
 
@@ -28,6 +29,20 @@ export function tokenMatches(given: string | undefined, token: string): boolean 
 
 /** `--listen` on every address of the machine: no Host names it, so the machine's own addresses are what count. */
 export const isWildcard = (listen: string): boolean => listen === '0.0.0.0' || listen === '::' || listen === '[::]';
+
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * Whether an address (IPv6 without brackets) reaches this machine only: all of 127.0.0.0/8, ::1 in any spelling
+ * (and an IPv4-mapped 127.x), and the name localhost. Not a wildcard, not an interface's address.
+ */
+export function isLoopbackAddress(address: string): boolean {
+  if (address.toLowerCase() === 'localhost') return true;
+  const v = net.isIP(address);
+  return v !== 0 && LOOPBACK.check(address, v === 4 ? 'ipv4' : 'ipv6');
+}
 
 /** The machine's interface addresses (Node's list, zone ids dropped: a browser sends none in Host). */
 export function interfaceAddresses(): string[] {
