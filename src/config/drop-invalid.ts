@@ -73,7 +73,9 @@ function describe(issue: z.core.$ZodIssue): Array<{ at: Segment[]; field: string
       message: `unknown key "${shownExactly(k)}"`,
     }));
   }
-  return [{ at, field: shownField(at), message: shownExactly(issue.message) }];
+  // A bad key of a map (a header name): zod's own words are "Invalid key in record"; the key's rule says what.
+  const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+  return [{ at, field: shownField(at), message: shownExactly(inner ?? issue.message) }];
 }
 
 /** A part as one string (a key may hold any character but the one JSON text cannot: NUL is escaped there). */

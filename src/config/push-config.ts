@@ -4,6 +4,11 @@
  * a bad one names its field (config-file.ts turns the first issue into the
  * problem line). Secrets (tokens, webhook and topic URLs) are never part of
  * an error message: zod's messages here name the rule, not the value.
+ *
+ * Every value that goes into an HTTP request's header or URL (a token, a header's name and value, a URL) holds no
+ * control character: fetch refuses such a request before it is sent (a token pasted with its newline), which the
+ * sender could only report as a failure of the network, at every push. So it is a problem of the file, said where
+ * the file is read, and that channel is left out.
  */
 import { z } from 'zod';
 import { lazyObject } from '../io/lazy-object.js';
@@ -17,11 +22,48 @@ const isHttpUrl = (s: string): boolean => {
   }
 };
 
-const httpUrl = lazyObject(() => z.string().max(2000).refine(isHttpUrl, 'not an http(s) URL (without user:password@)'));
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Why a value cannot go into an HTTP header or URL as written (null: it can): a control character (C0, DEL, C1),
+ * or a character past U+00FF in a header (a header carries bytes). Names where, never the value (a secret).
+ */
+export function headerValueProblem(s: string, where: 'header' | 'url' = 'header'): string | null {
+  const at = CONTROL.exec(s);
+  if (at) {
+    // A value that is fine but for line ends at its end: the paste took the newline with it.
+    if (/^[^\u0000-\u001f\u007f-\u009f]+[\r\n]+$/.test(s)) return 'holds a control character (a newline at the end?)';
+    const code = at[0].charCodeAt(0);
+    const named =
+      code === 10
+        ? 'a newline'
+        : code === 13
+          ? 'a carriage return'
+          : code === 9
+            ? 'a tab'
+            : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    return `holds a control character (${named} at character ${at.index + 1})`;
+  }
+  if (where === 'header') {
+    const wide = /[^\u0000-\u00ff]/.exec(s);
+    if (wide) return `holds a character an HTTP header cannot carry (past U+00FF, at character ${wide.index + 1})`;
+  }
+  return null;
+}
+
+/** A string that goes into a header (or a URL): refused with `headerValueProblem`'s words. */
+const sendable = (schema: z.ZodString, where: 'header' | 'url' = 'header') =>
+  schema.superRefine((s, ctx) => {
+    const why = headerValueProblem(s, where);
+    if (why) ctx.addIssue({ code: 'custom', message: why, continue: false });
+  });
+
+const httpUrl = lazyObject(() =>
+  sendable(z.string().max(2000), 'url').refine(isHttpUrl, 'not an http(s) URL (without user:password@)'),
+);
 const label = lazyObject(() => z.string().min(1).max(60).optional());
 const header = lazyObject(() =>
-  z
-    .string()
+  sendable(z.string())
     .regex(/^[A-Za-z0-9-]{1,100}$/, 'not a header name')
     .refine((h) => !/^(host|content-length|connection|transfer-encoding)$/i.test(h), 'a header omc-top sets itself'),
 );
@@ -33,14 +75,14 @@ export const PushChannelSchema = lazyObject(() =>
       /** The topic URL, e.g. https://ntfy.sh/my-secret-topic (the topic is a secret). */
       url: httpUrl,
       /** An access token for a protected topic (sent as a bearer token). */
-      token: z.string().min(1).max(500).optional(),
+      token: sendable(z.string().min(1).max(500)).optional(),
       name: label,
     }),
     z.strictObject({
       type: z.literal('webhook'),
       /** Receives a JSON POST: {source, project, session, waiting_on, text}. */
       url: httpUrl,
-      headers: z.record(header, z.string().max(2000)).optional(),
+      headers: z.record(header, sendable(z.string().max(2000))).optional(),
       name: label,
     }),
     z.strictObject({

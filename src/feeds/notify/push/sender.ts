@@ -140,17 +140,30 @@ export async function attemptOnce(
     const ok = res.status >= 200 && res.status < 300;
     return { label, ok, detail: `HTTP ${res.status}`, retry: res.status === 429 || res.status >= 500 };
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string } };
-    const detail =
-      err.name === 'TimeoutError' || err.name === 'AbortError'
-        ? `no answer within ${timeoutMs} ms`
-        : err.cause?.code === 'ECONNREFUSED'
-          ? 'connection refused'
-          : err.cause?.code
-            ? `network error (${err.cause.code})`
-            : 'network error';
-    return { label, ok: false, detail: redact(detail, channel.secrets), retry: true };
+    const { detail, retry } = failureOf(e as FetchError, timeoutMs);
+    return { label, ok: false, detail: redact(detail, channel.secrets), retry };
   }
+}
+
+type FetchError = Error & { cause?: { code?: string; message?: string } };
+
+/**
+ * What a thrown fetch means. Not every TypeError is the network's: a redirect (refused: `redirect: 'error'`, a
+ * message must not follow it to another place) and a request fetch would not build (a header or URL with a
+ * character HTTP cannot carry; push-config.ts refuses those in the file) are the same on every try: not retried.
+ */
+function failureOf(err: FetchError, timeoutMs: number): { detail: string; retry: boolean } {
+  if (err.name === 'TimeoutError' || err.name === 'AbortError')
+    return { detail: `no answer within ${timeoutMs} ms`, retry: true };
+  if (err.cause?.message === 'unexpected redirect')
+    return { detail: 'answered with a redirect (3xx): give the final URL', retry: false };
+  if (err.cause?.code === 'UND_ERR_INVALID_ARG' || (err.name === 'TypeError' && err.cause === undefined))
+    return {
+      detail: 'the request could not be made: a header or the URL holds a character HTTP cannot carry',
+      retry: false,
+    };
+  if (err.cause?.code === 'ECONNREFUSED') return { detail: 'connection refused', retry: true };
+  return { detail: err.cause?.code ? `network error (${err.cause.code})` : 'network error', retry: true };
 }
 
 export class PushSender {
