@@ -5,7 +5,8 @@
  *   needs nobody: not counted by the model the header, the title, `watch --json`, serve and the fleet read, nor by
  *   `--json` or `status --tmux`; its row keeps its `[rate-limited ↻HH:MM]` badge.
  * - Nothing will resume it (no daemon alive): a person must type after the reset, so it counts, one item, and its
- *   words (the inbox, the push, the bell) name the limit and its reset: `idle loop: rate-limited until 13:11`.
+ *   words (the inbox, the push, the bell) name the limit and its reset in its zone, as `--json` and the Cost pane
+ *   do: `idle loop: rate-limited until 13:11 UTC` (the push once dropped the zone: `waiting_on` lacked it).
  * Before, both counted as a plain `idle loop` everywhere. OMC's own files: the wait daemon's state as OMC 5.5.0's
  * daemon wrote it (test/fixtures/omc-5.5-cost), its times moved to now.
  */
@@ -16,6 +17,7 @@ import { singleSource } from '../../src/commands/serve/source.js';
 import { attentionInput } from '../../src/feeds/attention/monitor.js';
 import { attentionOf } from '../../src/feeds/attention/view.js';
 import { describe as describeNotice, pushMessageOf, raisedBy } from '../../src/feeds/notify/notifier.js';
+import { messageText } from '../../src/feeds/notify/push/channel.js';
 import { loopFactDetail } from '../../src/panes/sessions/loop-facts.js';
 import { jsonAttention, statusCount, WatchStream } from '../helpers/attention-surfaces.js';
 import { writeRegistry, writeTranscript } from '../helpers/claude-files.js';
@@ -157,21 +159,24 @@ describe('an idle loop the plan rate-limits', () => {
     expect((await watchAttention(p.root, env)).needsYou).toBe(0);
   });
 
-  it('nothing will resume it: it needs you once, and says `rate-limited until HH:MM` everywhere', async ({
+  it('nothing will resume it: it needs you once, and says `rate-limited until HH:MM UTC` everywhere', async ({
     emptyProject: p,
     newStore,
   }) => {
     const { store, env, reset } = await heldLoop(p, newStore, false);
-    const until = `rate-limited until ${hhmm(reset)}`;
+    const until = `rate-limited until ${hhmm(reset)} UTC`;
     const view = attentionOf(attentionInput(store));
     expect(view.count).toBe(1);
     const need = view.open[0]!;
     expect(need).toMatchObject({ kind: 'idle-loop', reason: 'idle loop', waitingOn: until });
     expect(need.text).toBe(
-      `ralph is ${until} UTC: no OMC wait daemon runs to resume it (omc wait --start starts one); type in its pane after the reset`,
+      `ralph is ${until}: no OMC wait daemon runs to resume it (omc wait --start starts one); type in its pane after the reset`,
     );
-    // The push and the bell name the limit and its reset.
+    // The push and the bell name the limit and its reset, with its zone: the pushed text is this.
     expect(pushMessageOf(raisedBy(need), 'proj')?.waitingOn).toBe(`idle loop: ${until}`);
+    expect(messageText(pushMessageOf(raisedBy(need), 'proj')!)).toMatch(
+      /: idle loop: rate-limited until \d\d:\d\d UTC$/,
+    );
     expect(describeNotice(raisedBy(need), 'proj')).toContain(`idle loop: ${until}`);
     // serve counts it, its row says so and carries the badge.
     const source = singleSource(store, 'proj', env);
@@ -180,7 +185,7 @@ describe('an idle loop the plan rate-limits', () => {
     expect(root?.needs.map((n) => n.waitingOn)).toEqual([until]);
     // The session's detail (TUI) says the same words, not "resumes".
     const session = store.sessions.getSnapshot().sessions.find((x) => x.id === SID)!;
-    expect(loopFactDetail(store, session)[0]?.text).toMatch(new RegExp(`^! ${until} UTC .*no wait daemon runs`));
+    expect(loopFactDetail(store, session)[0]?.text).toMatch(new RegExp(`^! ${until} \\(in .*no wait daemon runs`));
     // The bundle's --json and status --tmux: the same one item.
     const json = jsonAttention(p.root, env);
     expect(json.needs_you).toBe(1);

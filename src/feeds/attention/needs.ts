@@ -157,7 +157,7 @@ function heldText(mode: string, h: Extract<LoopHold, { by: 'limit' }>): string {
   const why = h.daemonAlive
     ? "OMC's wait daemon runs but did not list this pane (it resumes only panes it saw blocked)"
     : 'no OMC wait daemon runs to resume it (omc wait --start starts one)';
-  return `${mode} is ${limitedUntilWords(h.untilMs)} UTC: ${why}; type in its pane after the reset`;
+  return `${mode} is ${limitedUntilWords(h.untilMs)}: ${why}; type in its pane after the reset`;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { estimateText, formatUsd, PRICE_SOURCE, type Estimate, type ModelPrice } from '../../store/claude/prices.js';
 import { planLimit, type LoopRow } from '../../store/cost/loops.js';
+import { limitedUntilWords } from '../../store/cost/plan-hold.js';
 import { storeLoops } from '../../feeds/cost-report.js';
 import { judgeUsage, resetPassed } from '../../store/cost/quota.js';
 import {
@@ -292,7 +293,7 @@ export function costPaneLines(
       d.alive && d.state?.limited ? 'warn' : 'dim',
     );
   const lim = planLimit(quota, now);
-  if (lim) push(`  ⚠ the plan is rate-limited until ${formatClock(lim.untilMs).slice(0, 5)} UTC (${lim.by})`, 'warn');
+  if (lim) push(`  ⚠ the plan is ${limitedUntilWords(lim.untilMs)} (${lim.by})`, 'warn');
 
   // Every loop.
   const loops = storeLoops(store, prices, now);

@@ -34,8 +34,8 @@ export function rateLimitText(r: RateLimitNote, now: number): string {
       ? '; the wait daemon runs but did not list this pane (it resumes only panes it saw blocked)'
       : '; no wait daemon runs: nothing will resume it (omc wait --start)';
   // "resumes" only where something will resume it; else the words of its "needs you" item (plan-hold.ts).
-  const head = r.daemonResumes ? `rate-limited, resumes ${at}` : limitedUntilWords(r.untilMs);
-  return `${head} UTC (in ${formatAge(now - (r.untilMs - now), now)}; ${who} says the plan is at 100 %)${resume}`;
+  const head = r.daemonResumes ? `rate-limited, resumes ${at} UTC` : limitedUntilWords(r.untilMs);
+  return `${head} (in ${formatAge(now - (r.untilMs - now), now)}; ${who} says the plan is at 100 %)${resume}`;
 }
 
 /** The lines after the tokens: cost per model, subagents, the loops Claude Code runs itself. */

@@ -59,6 +59,11 @@ export function loopHold(h: PlanHold | null | undefined, p: ProcessView | null |
   return h.limit ? { by: 'limit', untilMs: h.limit.untilMs, daemonAlive: h.daemonAlive } : null;
 }
 
-/** "rate-limited until 13:11": what a held loop's Claude waits for (UTC, as the row's badge). */
+/**
+ * "rate-limited until 13:11 UTC": what a held loop's Claude waits for, the one wording of that fact on every surface
+ * that says it in words (its "needs you" item's text and `waiting_on`, hence the push, the bell, `--json`; the
+ * session's detail, the Cost pane). The zone is part of it: a push read on a phone in another zone is otherwise an
+ * hour off, or eight.
+ */
 export const limitedUntilWords = (untilMs: number): string =>
-  `rate-limited until ${new Date(untilMs).toISOString().slice(11, 16)}`;
+  `rate-limited until ${new Date(untilMs).toISOString().slice(11, 16)} UTC`;
