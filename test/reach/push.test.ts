@@ -220,7 +220,7 @@ describe('push', () => {
     expect(handled).toBeLessThan(400);
     expect(problems.length).toBeGreaterThan(0);
     expect(problems[0]).toMatch(
-      /^push: ntfy \(127\.0\.0\.1:\d+\): no answer within 400 ms; the message was not delivered$/,
+      /^push: ntfy \(127\.0\.0\.1:\d+\): no answer within 400 ms: it may have arrived$/,
     );
     // Generous for a loaded 2-core machine: a blocked loop would show the 400 ms timeout here.
     expect(worst).toBeLessThan(350);

@@ -3,7 +3,11 @@
  * queues. Each channel has its own small queue and one request in flight;
  * a request has a timeout; a failure that may pass (timeout, network, 429,
  * 5xx) is tried again after a growing pause, a bounded number of times; then
- * one problem line names the channel and the HTTP status. Every line said
+ * one problem line names the channel and the HTTP status. A request that
+ * timed out may have arrived (the server may have read it and be slow to
+ * answer): it is not tried again at once, and a message is sent to a channel
+ * that left it unanswered twice at most, whoever asks again (the ledger's
+ * retries): at least once, never a dozen times. Every line said
  * about a channel is redacted (no token, topic or webhook path). `send` says
  * afterwards whether the message was taken (a channel answered 2xx), so that
  * the push ledger counts a message pushed only then (leased-push.ts).
@@ -26,19 +30,30 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_RETRIES = 2;
 /** Messages waiting per channel; beyond it the oldest is dropped (a channel that is down for hours). */
 const QUEUE_MAX = 20;
+/**
+ * How many times one message is sent to a channel that left it unanswered (timed out): it may have arrived each
+ * time, so the first try and one more (in case it did not), never more.
+ */
+export const UNANSWERED_SENDS = 2;
+/** Messages remembered per channel as unanswered (the ledger keeps at most 16 due: room for them all). */
+const UNANSWERED_KEEP = 64;
 
 /**
  * What became of one message on all channels: `taken` as soon as one channel answered 2xx (the phone has it);
- * else, once every channel gave up, `may-pass` when a failure might pass (timeout, network, 429, 5xx, a queue
- * overflow), `refused` when each channel refused it outright (another 4xx: the same request would be refused again).
+ * else, once every channel gave up, `may-pass` when a failure might pass (network, 429, 5xx, a queue overflow, a
+ * first timeout), `refused` when sending it again is of no use on any channel: each refused it outright (another 4xx,
+ * a redirect: the same request would be refused again) or left it unanswered as often as it is sent (it may have
+ * arrived: UNANSWERED_SENDS).
  */
 export type Delivery = 'taken' | 'may-pass' | 'refused';
 
 export interface Outcome {
   label: string;
   ok: boolean;
-  /** "HTTP 200", "HTTP 500", "timed out after 5000 ms", "connection refused". */
+  /** "HTTP 200", "HTTP 500", "no answer within 5000 ms: it may have arrived", "connection refused". */
   detail: string;
+  /** The request timed out without an answer: it may have arrived. */
+  unanswered?: boolean;
 }
 
 /** A queued message and who wants to hear how it went (ok, and whether a failure may pass). */
@@ -53,6 +68,8 @@ class ChannelQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private disposed = false;
   dropped = 0;
+  /** A message (by its words) → how many times this channel left it unanswered. */
+  private readonly unanswered = new Map<string, number>();
 
   constructor(
     readonly channel: ResolvedChannel,
@@ -75,13 +92,31 @@ class ChannelQueue {
 
   private async drain(): Promise<void> {
     for (let q = this.queue.shift(); q && !this.disposed; q = this.queue.shift()) {
+      const key = JSON.stringify(q.m);
+      const before = this.unanswered.get(key) ?? 0;
+      // Sent as often as may be and never answered: it may have arrived each time; said when the last one went.
+      if (before >= UNANSWERED_SENDS) {
+        q.answered?.(false, false);
+        continue;
+      }
       const out = await this.deliver(q.m);
       // Disposed meanwhile (the process is ending): nothing is said, and the ledger keeps the item due.
       if (this.disposed) return;
+      if (out.ok) this.unanswered.delete(key);
+      else if (out.unanswered) this.noteUnanswered(key, before + 1);
+      const last = out.unanswered && before + 1 >= UNANSWERED_SENDS;
       if (out.ok) this.opts.onSent?.(out.label);
+      else if (out.unanswered)
+        this.problem(`push: ${out.label}: ${out.detail}${last ? ` (sent ${before + 1} times: not sent again)` : ''}`);
       else this.problem(`push: ${out.label}: ${out.detail}; the message was not delivered`);
-      q.answered?.(out.ok, out.retry);
+      q.answered?.(out.ok, out.retry && !last);
     }
+  }
+
+  private noteUnanswered(key: string, times: number): void {
+    this.unanswered.delete(key);
+    this.unanswered.set(key, times);
+    if (this.unanswered.size > UNANSWERED_KEEP) this.unanswered.delete(this.unanswered.keys().next().value as string);
   }
 
   async deliver(m: PushMessage): Promise<Outcome & { retry: boolean }> {
@@ -91,7 +126,8 @@ class ChannelQueue {
       if (this.disposed) break;
       const r = await attemptOnce(this.channel, m, this.opts.timeoutMs);
       last = { ...r, detail: attempt > 0 && !r.ok ? `${r.detail} (after ${attempt + 1} tries)` : r.detail };
-      if (r.ok || !r.retry) break;
+      // A timeout is not tried again at once: it may have arrived, and a slow server would get it each time.
+      if (r.ok || !r.retry || r.unanswered) break;
     }
     return last;
   }
@@ -140,8 +176,8 @@ export async function attemptOnce(
     const ok = res.status >= 200 && res.status < 300;
     return { label, ok, detail: `HTTP ${res.status}`, retry: res.status === 429 || res.status >= 500 };
   } catch (e) {
-    const { detail, retry } = failureOf(e as FetchError, timeoutMs);
-    return { label, ok: false, detail: redact(detail, channel.secrets), retry };
+    const { detail, retry, unanswered } = failureOf(e as FetchError, timeoutMs);
+    return { label, ok: false, detail: redact(detail, channel.secrets), retry, ...(unanswered ? { unanswered } : {}) };
   }
 }
 
@@ -152,9 +188,10 @@ type FetchError = Error & { cause?: { code?: string; message?: string } };
  * message must not follow it to another place) and a request fetch would not build (a header or URL with a
  * character HTTP cannot carry; push-config.ts refuses those in the file) are the same on every try: not retried.
  */
-function failureOf(err: FetchError, timeoutMs: number): { detail: string; retry: boolean } {
+function failureOf(err: FetchError, timeoutMs: number): { detail: string; retry: boolean; unanswered?: true } {
+  // The request may have reached the server, which may be slow to answer: not "not delivered".
   if (err.name === 'TimeoutError' || err.name === 'AbortError')
-    return { detail: `no answer within ${timeoutMs} ms`, retry: true };
+    return { detail: `no answer within ${timeoutMs} ms: it may have arrived`, retry: true, unanswered: true };
   if (err.cause?.message === 'unexpected redirect')
     return { detail: 'answered with a redirect (3xx): give the final URL', retry: false };
   if (err.cause?.code === 'UND_ERR_INVALID_ARG' || (err.name === 'TypeError' && err.cause === undefined))
