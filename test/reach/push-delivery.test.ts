@@ -38,7 +38,9 @@ describe('what became of a push message', () => {
     const r = await deliveryWith(500, 200);
     expect(r.said).toEqual(['taken']);
     expect(r.problems).toHaveLength(1);
-    expect(r.problems[0]).toMatch(/HTTP 500 \(after 2 tries\); the message was not delivered$/);
+    expect(r.problems[0]).toMatch(
+      /^push: not delivered to ntfy \(127\.0\.0\.1:\d+\): HTTP 500 \(after 2 tries\); ntfy \(127\.0\.0\.1:\d+\) took it$/,
+    );
   });
 
   it('may-pass when every channel failed and one failure may pass; refused when each refused outright', async () => {

@@ -132,7 +132,7 @@ describe('a channel answering with a redirect', () => {
     expect(requests).toBe(1);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(
-      /^push: ntfy \(127\.0\.0\.1:\d+\): answered with a redirect \(3xx\): give the final URL/,
+      /^push: not delivered to ntfy \(127\.0\.0\.1:\d+\): answered with a redirect \(3xx\): give the final URL$/,
     );
   });
 });

@@ -26,6 +26,7 @@ import { watchOwnFile } from '../../../io/watch/own-file.js';
 import type { PushMessage } from './channel.js';
 import { PushLease } from './lease.js';
 import {
+  DUE_KEEP_MS,
   EMPTY_LEDGER,
   pruned,
   unsent,
@@ -52,8 +53,11 @@ const BUSY_RETRY_MS = 100;
  */
 export const RETRY_FIRST_MS = 60_000;
 
-/** What the channels are given: a message, and how it went once they answered (sender.ts). */
-export type PushSend = (m: PushMessage, done: (d: Delivery) => void) => void;
+/**
+ * What the channels are given: a message, and how it went once they answered (sender.ts); `done` answers what this
+ * process does next about it (`sent again in 1 min`), for the line that says it failed.
+ */
+export type PushSend = (m: PushMessage, done: (d: Delivery) => string | null) => void;
 
 const keyOf = (p: PushItem) => p.ids.join('\u0000');
 
@@ -171,19 +175,27 @@ export class LeasedPush {
     this.taken.clear();
   }
 
-  /** What the channels made of an item this process sent. */
-  private answered(d: Due, key: string, delivery: Delivery): void {
+  /** What the channels made of an item this process sent; what happens next, in words (null: taken). */
+  private answered(d: Due, key: string, delivery: Delivery): string | null {
     this.inFlight.delete(key);
     if (delivery === 'taken') {
       this.retry.delete(key);
       const at = this.now();
       for (const id of d.ids) this.taken.set(id, at);
-      return this.settle();
+      this.settle();
+      return null;
     }
     // Left due: sent again after a pause (at a beat), or, refused outright, left to the next holder.
     const last = this.retry.get(key);
     const pauseMs = delivery === 'refused' ? Infinity : last ? last.pauseMs * 2 : RETRY_FIRST_MS;
-    this.retry.set(key, { at: this.now() + pauseMs, pauseMs });
+    const at = this.now() + pauseMs;
+    this.retry.set(key, { at, pauseMs });
+    if (this.disposed) return null;
+    return pauseMs === Infinity
+      ? 'not sent again by this omc-top'
+      : at - d.at >= DUE_KEEP_MS
+        ? `not sent again (${DUE_KEEP_MS / 60_000} min old by then)`
+        : `sent again in ${Math.round(pauseMs / 60_000)} min`;
   }
 
   /** Ending or muted: what a channel took is still recorded, without taking the lease. */

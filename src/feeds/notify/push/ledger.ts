@@ -38,7 +38,7 @@ export const EMPTY_LEDGER: Ledger = { sent: {}, due: [] };
 const SENT_KEEP_MS = 30 * 60_000;
 const SENT_MAX = 32;
 /** An item still due after this long is old news; a phone buzzing for it then helps nobody. */
-const DUE_KEEP_MS = 15 * 60_000;
+export const DUE_KEEP_MS = 15 * 60_000;
 const DUE_MAX = 16;
 
 const isText = (v: unknown, max = 2000): v is string => typeof v === 'string' && v.length <= max;

@@ -56,10 +56,20 @@ export interface Outcome {
   unanswered?: boolean;
 }
 
-/** A queued message and who wants to hear how it went (ok, and whether a failure may pass). */
+/** How one channel answered one message. */
+interface ChannelAnswer {
+  label: string;
+  ok: boolean;
+  /** Worth sending again later (a failure that may pass). */
+  retry: boolean;
+  /** Its part of the message's one problem line (redacted, cleaned); null when it took the message. */
+  said: string | null;
+}
+
+/** A queued message and who wants to hear how it went. */
 interface Queued {
   m: PushMessage;
-  answered?(ok: boolean, mayPass: boolean): void;
+  answered?(a: ChannelAnswer): void;
 }
 
 class ChannelQueue {
@@ -79,7 +89,11 @@ class ChannelQueue {
   push(q: Queued): void {
     if (this.disposed) return;
     if (this.queue.length >= QUEUE_MAX) {
-      this.queue.shift()?.answered?.(false, true);
+      this.queue
+        .shift()
+        ?.answered?.(
+          this.answer(false, true, `not delivered to ${this.channel.label}: dropped (${QUEUE_MAX} messages waiting)`),
+        );
       this.dropped++;
     }
     this.queue.push(q);
@@ -96,7 +110,13 @@ class ChannelQueue {
       const before = this.unanswered.get(key) ?? 0;
       // Sent as often as may be and never answered: it may have arrived each time; said when the last one went.
       if (before >= UNANSWERED_SENDS) {
-        q.answered?.(false, false);
+        q.answered?.(
+          this.answer(
+            false,
+            false,
+            `${this.channel.label}: not sent again (no answer ${before} times: it may have arrived)`,
+          ),
+        );
         continue;
       }
       const out = await this.deliver(q.m);
@@ -106,11 +126,24 @@ class ChannelQueue {
       else if (out.unanswered) this.noteUnanswered(key, before + 1);
       const last = out.unanswered && before + 1 >= UNANSWERED_SENDS;
       if (out.ok) this.opts.onSent?.(out.label);
-      else if (out.unanswered)
-        this.problem(`push: ${out.label}: ${out.detail}${last ? ` (sent ${before + 1} times: not sent again)` : ''}`);
-      else this.problem(`push: ${out.label}: ${out.detail}; the message was not delivered`);
-      q.answered?.(out.ok, out.retry && !last);
+      // Its part of the message's line (PushSender.send says it once every channel answered): a timeout may have
+      // arrived; any other failure did not.
+      const said = out.ok
+        ? null
+        : out.unanswered
+          ? `${out.label}: ${out.detail}${last ? ` (sent ${before + 1} times: not sent there again)` : ''}`
+          : `not delivered to ${out.label}: ${out.detail}`;
+      q.answered?.(this.answer(out.ok, out.retry && !last, said));
     }
+  }
+
+  private answer(ok: boolean, retry: boolean, said: string | null): ChannelAnswer {
+    return {
+      label: this.channel.label,
+      ok,
+      retry,
+      said: said === null ? null : cleanLine(redact(said, this.channel.secrets)),
+    };
   }
 
   private noteUnanswered(key: string, times: number): void {
@@ -141,10 +174,6 @@ class ChannelQueue {
       t.unref?.();
       this.timers.add(t);
     });
-  }
-
-  private problem(line: string): void {
-    this.opts.onProblem?.(cleanLine(redact(line, this.channel.secrets)));
   }
 
   dispose(): void {
@@ -203,8 +232,13 @@ function failureOf(err: FetchError, timeoutMs: number): { detail: string; retry:
   return { detail: err.cause?.code ? `network error (${err.cause.code})` : 'network error', retry: true };
 }
 
+/** "a", "a and b", "a, b and c". */
+const andList = (xs: readonly string[]) =>
+  xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+
 export class PushSender {
   private readonly queues: ChannelQueue[];
+  private readonly onProblem: SenderOptions['onProblem'];
 
   constructor(
     readonly channels: readonly ResolvedChannel[],
@@ -217,26 +251,42 @@ export class PushSender {
       backoffMs: opts.backoffMs ?? 1000,
     };
     this.queues = channels.map((c) => new ChannelQueue(c, full));
+    this.onProblem = opts.onProblem;
   }
 
   /**
    * Queues the message on every channel and returns at once; `done` is told later what became of it (never when
-   * the sender is disposed first: the process is ending).
+   * the sender is disposed first: the process is ending), and may answer what happens next (`sent again in 1 min`),
+   * which ends the problem line. Once every channel answered, one line says every channel that failed (a message
+   * line shows the last line only: one line per message keeps each failing channel in sight) and which took it.
    */
-  send(m: PushMessage, done?: (d: Delivery) => void): void {
+  send(m: PushMessage, done?: (d: Delivery) => unknown): void {
     let left = this.queues.length;
     let told = false;
     let mayPass = false;
-    const answered = (ok: boolean, retry: boolean) => {
+    let next: string | null = null;
+    const answers: ChannelAnswer[] = [];
+    const answered = (a: ChannelAnswer) => {
       left--;
-      mayPass ||= retry;
-      if (told) return;
-      if (ok || left === 0) {
+      answers.push(a);
+      mayPass ||= a.retry;
+      if (!told && (a.ok || left === 0)) {
         told = true;
-        done?.(ok ? 'taken' : mayPass ? 'may-pass' : 'refused');
+        const words = done?.(a.ok ? 'taken' : mayPass ? 'may-pass' : 'refused');
+        next = typeof words === 'string' ? words : null;
       }
+      if (left === 0) this.say(answers, next);
     };
     for (const q of this.queues) q.push({ m, answered });
+  }
+
+  /** The message's one line: each channel that failed, then which took it, else what happens next. */
+  private say(answers: readonly ChannelAnswer[], next: string | null): void {
+    const failed = answers.filter((a) => a.said !== null).map((a) => a.said as string);
+    if (failed.length === 0) return;
+    const took = answers.filter((a) => a.ok).map((a) => a.label);
+    const tail = took.length > 0 ? `; ${andList(took)} took it` : next ? `; ${next}` : '';
+    this.onProblem?.(`push: ${failed.join('; ')}${tail}`);
   }
 
   /** Resolves when every queue is empty (tests, doctor). */
