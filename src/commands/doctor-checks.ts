@@ -164,7 +164,7 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
     omcCheck(opts.env, res.projectDir, claudeConfig),
     claudeCheck(opts.env, claudeConfig),
     configCheck(opts.env),
-    await pushCheck(opts.env, opts.testPush === true),
+    await pushCheck(opts.env, opts.testPush === true, res.root),
     hooksCheck(opts.cwd, opts.env),
     stateDirCheck(opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),

@@ -8,7 +8,9 @@
 import { loadConfig, configPath } from '../config/config-file.js';
 import { redact, type PushMessage, type ResolvedChannel } from '../feeds/notify/push/channel.js';
 import { pushChannels } from '../feeds/notify/push/index.js';
+import { leaseRefusal } from '../feeds/notify/push/lease.js';
 import { readOmcChannels } from '../feeds/notify/push/omc-channels.js';
+import { ownStateDir } from '../io/state-dir.js';
 import { attemptOnce, DEFAULT_TIMEOUT_MS } from '../feeds/notify/push/sender.js';
 import type { DoctorCheck } from './doctor-types.js';
 
@@ -23,7 +25,7 @@ const plainHttp = (c: ResolvedChannel) => {
   }
 };
 
-export async function pushCheck(env: NodeJS.ProcessEnv, test: boolean): Promise<DoctorCheck> {
+export async function pushCheck(env: NodeJS.ProcessEnv, test: boolean, root?: string): Promise<DoctorCheck> {
   const base = { id: 'push' as const, title: 'push' };
   const loaded = loadConfig(configPath(env));
   const setup = pushChannels(loaded.config, env);
@@ -51,9 +53,13 @@ export async function pushCheck(env: NodeJS.ProcessEnv, test: boolean): Promise<
     details.push(`push.reuseOmc is on; ${omc.file} enables no channel omc-top can use`);
   details.push(...setup.problems, ...(!reuse && omc.problem ? [omc.problem] : []), ...(reuse ? [] : omc.skipped));
   if (setup.channels.length > 0 && !test) details.push('omc-top doctor --test-push sends a test message to each');
+  // The project's push lease in place of which something else stands: no omc-top on the project pushes.
+  const leaseRefused = root !== undefined && setup.channels.length > 0 ? leaseRefusal(ownStateDir(env), root) : null;
+  if (leaseRefused) details.unshift('remove it: omc-top on this project then pushes again');
   const failed = results.filter((r) => r.ok === false);
-  const summary =
-    setup.channels.length === 0
+  const summary = leaseRefused
+    ? leaseRefused
+    : setup.channels.length === 0
       ? 'off: no channel in the config file ("push": {"channels": [...]}, see docs/reach.md)'
       : test
         ? `${results.length - failed.length} of ${results.length} channel(s) took the test message`
@@ -61,9 +67,21 @@ export async function pushCheck(env: NodeJS.ProcessEnv, test: boolean): Promise<
   return {
     ...base,
     status:
-      failed.length > 0 ? 'broken' : setup.problems.length > 0 ? 'warn' : setup.channels.length > 0 ? 'ok' : 'info',
+      failed.length > 0 || leaseRefused
+        ? 'broken'
+        : setup.problems.length > 0
+          ? 'warn'
+          : setup.channels.length > 0
+            ? 'ok'
+            : 'info',
     summary: redact(summary, secrets),
     details: details.map((d) => redact(d, secrets)),
-    data: { channels: results, reuseOmc: reuse, omcFile: omc.file, omcOffers: omc.channels.map((c) => c.type) },
+    data: {
+      channels: results,
+      reuseOmc: reuse,
+      omcFile: omc.file,
+      omcOffers: omc.channels.map((c) => c.type),
+      leaseRefused,
+    },
   };
 }

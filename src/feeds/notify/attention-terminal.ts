@@ -70,6 +70,7 @@ export function startAttentionTerminal(opts: {
     ? new LeasedPush(dir, opts.store.root, (m, done) => sender.send(m, done), {
         readonly: opts.store.readonly,
         clock: opts.store.clock,
+        onProblem: (line) => opts.onProblem?.(`push: ${line}`),
       })
     : null;
   const notifier = new Notifier({

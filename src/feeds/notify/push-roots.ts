@@ -58,7 +58,10 @@ export function pushForRoots(opts: {
     if (monitors.get(r.id) === r.monitor) return;
     detach(r.id);
     monitors.set(r.id, r.monitor);
-    const leased = new LeasedPush(dir, r.root, (m, done) => sender.send(m, done), { readonly: opts.readonly });
+    const leased = new LeasedPush(dir, r.root, (m, done) => sender.send(m, done), {
+      readonly: opts.readonly,
+      onProblem: (line) => opts.onProblem(`push: ${r.project}: ${line}`),
+    });
     const n = new Notifier({
       channels: [],
       project: r.project,

@@ -13,7 +13,12 @@
  * that found the lease free at the same instant cannot both write it and both read back their own name. The same
  * marker guards the ledger the lease file carries (ledger.ts: what was pushed, what is due), which every omc-top on
  * the project reads and writes (`settle`), and which outlives each holder: a release keeps it, a taker carries it.
+ * The lease file must be a plain file: a symlink (or a directory, a FIFO) in its place cannot be read or written
+ * safely, and if each process then counted the lease as free, every omc-top on the project would push. So such a
+ * lease is refused and nobody pushes for the project until it is removed: one problem line says so on each surface
+ * that pushes (`leaseRefusal`, which doctor asks too).
  */
+import path from 'node:path';
 import { heartbeatSilence, HEARTBEAT_MS, lastBeat } from '../../../io/heartbeat.js';
 import { ownStartIdentity, runningStartIdentity, type StartIdentity } from '../../../io/process-start.js';
 import {
@@ -25,6 +30,7 @@ import {
   touchUnder,
   unlinkUnder,
 } from '../../../io/safe-fs/index.js';
+import { shownPath } from '../../../io/shown-path.js';
 import { rootFileName } from '../../../io/state-dir.js';
 import { isLive } from '../../../store/permissions/liveness.js';
 import { EMPTY_LEDGER, ledgerEmpty, ledgerOf, pruned, sameLedger, type Ledger } from './ledger.js';
@@ -52,6 +58,24 @@ const TAKING_STALE_MS = 5_000;
 /** A lease file with its ledger: a few dozen item ids and a few messages at most (ledger.ts bounds them). */
 const LEASE_MAX_BYTES = 64 * 1024;
 
+/**
+ * Why the lease file of `root` in `dir` is refused (null: it is a plain file, or absent): something other than a
+ * plain file is in its place. The line says pushes are held, as they are (PushLease).
+ */
+export function leaseRefusal(dir: string, root: string): string | null {
+  const name = rootFileName('push-lease', root);
+  const st = statSync(dir, name);
+  if (!st || st.isFile()) return null;
+  const what = st.isSymbolicLink()
+    ? 'a symlink'
+    : st.isDirectory()
+      ? 'a directory'
+      : st.isFIFO()
+        ? 'a FIFO'
+        : 'not a plain file';
+  return `the push lease ${shownPath(path.join(dir, name))} is ${what}: refused; pushes held for this project (no omc-top on it pushes until it is removed)`;
+}
+
 /** The lease file as read: its holder (null: none, or none that parses) and its ledger. */
 interface LeaseFile {
   holder: ReadHolder | null;
@@ -71,7 +95,7 @@ export class PushLease {
 
   constructor(
     private readonly dir: string,
-    root: string,
+    private readonly root: string,
     private readonly opts: {
       readonly?: boolean;
       pid?: number;
@@ -80,6 +104,8 @@ export class PushLease {
       clock?: () => number;
       /** A beat of this holder found items due (recorded by another omc-top on the project): push them. */
       onDue?: () => void;
+      /** The lease file turned into something that is not a plain file (pushes held), or back (one line each). */
+      onProblem?: (line: string) => void;
     } = {},
   ) {
     this.name = rootFileName('push-lease', root);
@@ -90,6 +116,26 @@ export class PushLease {
     this.startIdentity = opts.startIdentity ?? runningStartIdentity;
     this.clock = opts.clock ?? Date.now;
     this.mayPush();
+  }
+
+  /** The refusal last said (leaseRefusal), so that each change is one line. */
+  private refusedSaid: string | null = null;
+
+  /**
+   * Whether the lease file is refused (not a plain file): then this process neither takes nor holds the lease, and
+   * writes nothing there; it says so once, and once more when the file is fine again.
+   */
+  private refused(): boolean {
+    const why = leaseRefusal(this.dir, this.root);
+    if (why !== this.refusedSaid) {
+      if (why) this.opts.onProblem?.(why);
+      else
+        this.opts.onProblem?.(
+          `the push lease ${shownPath(path.join(this.dir, this.name))} is a plain file again: pushes resume`,
+        );
+      this.refusedSaid = why;
+    }
+    return why !== null;
   }
 
   private read(): LeaseFile {
@@ -114,6 +160,8 @@ export class PushLease {
 
   /** This process may send for the project now: it holds the lease, or nobody live does (then it takes it). */
   mayPush(): boolean {
+    // Not a plain file: nobody can hold it, so nobody pushes (rather than everybody).
+    if (this.refused()) return this.lost();
     const h = this.holder();
     if (h && h.pid === this.pid) return this.holding();
     if (this.heldByLive(h)) return this.lost();
@@ -171,6 +219,10 @@ export class PushLease {
    */
   settle(change: (ledger: Ledger, holds: boolean) => Ledger | null, opts: { take?: boolean } = {}): boolean | null {
     const take = opts.take !== false;
+    if (this.refused()) {
+      change(EMPTY_LEDGER, false);
+      return this.lost();
+    }
     if (this.opts.readonly) {
       const r = this.read();
       const holds = take && !this.heldByLive(r.holder);
@@ -226,6 +278,7 @@ export class PushLease {
    * never refreshing a lease that is not its own. Returns whether this process still holds the lease.
    */
   beat(): boolean {
+    if (this.refused()) return this.lost();
     const { holder: h, ledger } = this.read();
     if (!h || h.pid !== this.pid) return this.lost();
     const now = this.clock();
@@ -273,7 +326,7 @@ export class PushLease {
    */
   release(): void {
     this.lost();
-    if (this.opts.readonly) return;
+    if (this.opts.readonly || leaseRefusal(this.dir, this.root) !== null) return;
     const marked = this.markTaking();
     try {
       const r = this.read();
