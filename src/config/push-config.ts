@@ -6,9 +6,10 @@
  * an error message: zod's messages here name the rule, not the value.
  *
  * Every value that goes into an HTTP request's header or URL (a token, a header's name and value, a URL) holds no
- * control character: fetch refuses such a request before it is sent (a token pasted with its newline), which the
+ * control character: fetch refuses such a request before it is sent (a token with a newline inside), which the
  * sender could only report as a failure of the network, at every push. So it is a problem of the file, said where
- * the file is read, and that channel is left out.
+ * the file is read, and that channel is left out. HTTP's whitespace around a value (a paste that took the line's
+ * newline with it) is not such a problem: fetch leaves it out of what it sends, and so does this file's reading.
  */
 import { z } from 'zod';
 import { lazyObject } from '../io/lazy-object.js';
@@ -31,8 +32,6 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export function headerValueProblem(s: string, where: 'header' | 'url' = 'header'): string | null {
   const at = CONTROL.exec(s);
   if (at) {
-    // A value that is fine but for line ends at its end: the paste took the newline with it.
-    if (/^[^\u0000-\u001f\u007f-\u009f]+[\r\n]+$/.test(s)) return 'holds a control character (a newline at the end?)';
     const code = at[0].charCodeAt(0);
     const named =
       code === 10
@@ -51,12 +50,20 @@ export function headerValueProblem(s: string, where: 'header' | 'url' = 'header'
   return null;
 }
 
-/** A string that goes into a header (or a URL): refused with `headerValueProblem`'s words. */
+/** Space, tab, CR and LF around a value: what fetch trims from a header value (and the URL parser from a URL). */
+const HTTP_SPACE_AROUND = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/**
+ * A string that goes into a header (or a URL): HTTP's whitespace around it dropped (the value sent, as before this
+ * check), then refused with `headerValueProblem`'s words.
+ */
 const sendable = (schema: z.ZodString, where: 'header' | 'url' = 'header') =>
-  schema.superRefine((s, ctx) => {
-    const why = headerValueProblem(s, where);
-    if (why) ctx.addIssue({ code: 'custom', message: why, continue: false });
-  });
+  schema
+    .overwrite((s) => s.replace(HTTP_SPACE_AROUND, ''))
+    .superRefine((s, ctx) => {
+      const why = headerValueProblem(s, where);
+      if (why) ctx.addIssue({ code: 'custom', message: why, continue: false });
+    });
 
 const httpUrl = lazyObject(() =>
   sendable(z.string().max(2000), 'url').refine(isHttpUrl, 'not an http(s) URL (without user:password@)'),
@@ -75,7 +82,9 @@ export const PushChannelSchema = lazyObject(() =>
       /** The topic URL, e.g. https://ntfy.sh/my-secret-topic (the topic is a secret). */
       url: httpUrl,
       /** An access token for a protected topic (sent as a bearer token). */
-      token: sendable(z.string().min(1).max(500)).optional(),
+      token: sendable(z.string().min(1).max(500))
+        .refine((t) => t !== '', 'is only whitespace')
+        .optional(),
       name: label,
     }),
     z.strictObject({

@@ -37,30 +37,36 @@ describe('a control character in a value a push request carries', () => {
     const bad = await loopbackServer(200);
     onTestFinished(() => good.close());
     onTestFinished(() => bad.close());
-    // As the tester wrote it: the token's newline is in the JSON text (escaped), as a paste leaves it.
+    // As the tester wrote it: the token's newline is in the JSON text (escaped). A newline at the end (a paste that
+    // took it along) is whitespace fetch drops from what it sends: that channel stays, its token sent without it.
     const env = homeWith(
       JSON.stringify({
         push: {
           channels: [
-            { type: 'ntfy', url: `${bad.base}/topic-secret-1`, token: 'tk_pasted_secret\n' },
+            { type: 'ntfy', url: `${good.base}/topic-pasted\n`, token: 'tk_pasted_secret\n' },
             { type: 'ntfy', url: `${bad.base}/topic-secret-2`, token: 'tok with\nnewline' },
             { type: 'webhook', url: `${bad.base}/hook-secret`, headers: { 'x-key': 'v\r\nX-Injected: 1' } },
-            { type: 'webhook', url: `${bad.base}/hook-secret`, headers: { 'x-key\n': 'value' } },
-            { type: 'ntfy', url: `${bad.base}/topic-secret-3\t` },
+            { type: 'webhook', url: `${bad.base}/hook-secret`, headers: { 'x\nkey': 'value' } },
+            { type: 'ntfy', url: `${bad.base}/topic\tsecret-3` },
             { type: 'ntfy', url: `${good.base}/topic-good` },
           ],
         },
       }),
     );
     const loaded = loadConfig(configPath(env));
-    expect(loaded.config.push?.channels).toEqual([{ type: 'ntfy', url: `${good.base}/topic-good` }]);
-    expect(loaded.dropped).toEqual([0, 1, 2, 3, 4].map((i) => `push.channels.${i}`));
-    expect(loaded.error).toContain('push.channels.0.token: holds a control character (a newline at the end?)');
+    expect(loaded.config.push?.channels).toEqual([
+      { type: 'ntfy', url: `${good.base}/topic-pasted`, token: 'tk_pasted_secret' },
+      { type: 'ntfy', url: `${good.base}/topic-good` },
+    ]);
+    expect(loaded.dropped).toEqual([1, 2, 3, 4].map((i) => `push.channels.${i}`));
+    expect(loaded.error).toContain('push.channels.1.token: holds a control character (a newline at character 9)');
     expect(loaded.error).not.toMatch(/push is OFF/);
     const doctorConfig = configCheck(env);
     expect(doctorConfig.status).toBe('broken');
-    expect(doctorConfig.summary).toContain('push.channels.0.token: holds a control character (a newline at the end?)');
-    expect(doctorConfig.details[0]).toMatch(/^omc-top runs without push\.channels\.0, .*push\.channels\.4 until/);
+    expect(doctorConfig.summary).toContain(
+      'push.channels.1.token: holds a control character (a newline at character 9)',
+    );
+    expect(doctorConfig.details[0]).toMatch(/^omc-top runs without push\.channels\.1, .*push\.channels\.4 until/);
     for (const said of [loaded.error ?? '', doctorConfig.summary]) {
       expect(said).not.toContain('pasted_secret');
       expect(said).not.toContain('topic-secret');
@@ -82,12 +88,19 @@ describe('a control character in a value a push request carries', () => {
       ['channels.0.url', 'holds a control character (U+0007 at character 25)'],
     ]);
     expect(
-      issues({ type: 'discord', webhookUrl: 'https://discord.com/api/webhooks/1/x', apiBase: `${good.base}\n` }),
-    ).toEqual([['channels.0.apiBase', 'holds a control character (a newline at the end?)']]);
+      issues({
+        type: 'discord',
+        webhookUrl: 'https://discord.com/api/webhooks/1/x',
+        apiBase: `http://127.0.0.1:9\n/x`,
+      }),
+    ).toEqual([['channels.0.apiBase', 'holds a control character (a newline at character 19)']]);
+    expect(issues({ type: 'ntfy', url: good.base, token: ' \r\n' })).toEqual([
+      ['channels.0.token', 'is only whitespace'],
+    ]);
     // --test-push: the channel left out is not tried; the one left takes the message.
     const test = await pushCheck(env, true);
-    expect(test.summary).toBe('1 of 1 channel(s) took the test message');
-    expect(good.received).toHaveLength(1);
+    expect(test.summary).toBe('2 of 2 channel(s) took the test message');
+    expect(good.received).toHaveLength(2);
     expect(bad.received).toHaveLength(0);
   });
 
