@@ -10,6 +10,7 @@ import { isMissingSync, statSync } from '../../io/safe-fs/index.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import { compareSessions } from '../sessions/derive.js';
+import { sessionIndex } from '../sessions/view-index.js';
 import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions/model.js';
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
@@ -522,7 +523,11 @@ export class ClaudeDomain implements Domain {
   /** `fullRead`: re-read every transcript (scans, registry changes), not only newly wanted ones. */
   private syncTranscripts(fullRead = true): void {
     if (this.disposed || !this.settled) return;
-    if (!fullRead && this.live && this.wantedStillHold()) return;
+    if (!fullRead && this.live && this.wantedStillHold()) {
+      // Whose a transcript's problem is depends on the sessions (transcriptOwner): said again when one is held.
+      if (this.heldProblems) this.publish();
+      return;
+    }
     const want = this.wantedTranscripts();
     let removed = false;
     // forEach over the per-session maps (deleting the entry it is on is allowed, as in for...of): see "Cold
@@ -809,16 +814,43 @@ export class ClaudeDomain implements Domain {
     return s;
   }
 
+  /**
+   * Whether a followed session's transcript is this project's: one of its OMC sessions or of its run history (their
+   * transcripts are followed wherever the Claude ran), else the session's Claude process, when its hooks read this
+   * root (hooksHere: the rule that tells a Claude working elsewhere; unknown counts, as for the join). Made only when
+   * a transcript has a problem to say.
+   */
+  private transcriptOwner(): (sid: string) => boolean {
+    const index = sessionIndex(this.opts.sessions.getSnapshot()).byKey;
+    let history: Set<string> | null = null;
+    return (sid) => {
+      if (index.get(sid)?.kind === 'session') return true;
+      history ??= new Set(this.opts.history?.ids() ?? []);
+      if (history.has(sid)) return true;
+      const pv = this.procViews.get(sid);
+      return pv !== undefined && this.hooksHere(pv.cwd) !== false;
+    };
+  }
+
+  /** Some followed transcript had a problem at the last publish (said or not: transcriptOwner decides). */
+  private heldProblems = false;
+
   private publish(): void {
     this.pushStopFacts();
     const problems = [...this.registryProblems];
-    for (const r of this.readers.values()) {
+    // The readers cover every Claude of the registry (the machine's): a transcript's problem is this project's
+    // only when its Claude is (ownsTranscript), else every project's monitor would say it.
+    let owns: ((sid: string) => boolean) | null = null;
+    this.readers.forEach((r, sid) => {
       const message = r.problemText;
-      if (message) problems.push({ path: `${this.label}/${r.rel}`, message, severity: 'warning' });
-    }
-    this.subagents.eachProblem((rel, message) =>
-      problems.push({ path: `${this.label}/${rel}`, message, severity: 'warning' }),
-    );
+      if (message && (owns ??= this.transcriptOwner())(sid))
+        problems.push({ path: `${this.label}/${r.rel}`, message, severity: 'warning' });
+    });
+    this.subagents.eachProblem((sid, rel, message) => {
+      if ((owns ??= this.transcriptOwner())(sid))
+        problems.push({ path: `${this.label}/${rel}`, message, severity: 'warning' });
+    });
+    this.heldProblems = owns !== null;
     // Republish only on change: the liveness timer runs every 2 s and must not repaint an idle screen. Compared
     // field by field against what was last published (published-views.ts: no key string, no view per session).
     let changed =

@@ -467,10 +467,10 @@ export class SubagentTracker {
     return this.sets.get(sid)?.summary() ?? null;
   }
 
-  /** Calls `fn` with each subagent file's problem line, over every followed session. */
-  eachProblem(fn: (rel: string, message: string) => void): void {
-    this.sets.forEach((set) => {
-      if (set.size > 0) for (const p of set.problems()) fn(p.rel, p.message);
+  /** Calls `fn` with each subagent file's problem line and its session, over every followed session. */
+  eachProblem(fn: (sid: string, rel: string, message: string) => void): void {
+    this.sets.forEach((set, sid) => {
+      if (set.size > 0) for (const p of set.problems()) fn(sid, p.rel, p.message);
     });
   }
 
