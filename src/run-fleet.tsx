@@ -13,7 +13,7 @@ import { screenTheme } from './ui/theme.js';
 import { UsageError } from './commands/args.js';
 import { cleanLine, terminalSafeJson } from './io/sanitize.js';
 import { printErr } from './io/output.js';
-import { checkHostSpec, type HostSpec } from './config/host-spec.js';
+import { checkHostSpec, uniqueHostSpecs, type HostSpec } from './config/host-spec.js';
 import { LocalFleet } from './fleet/local.js';
 import { RemoteFleet } from './fleet/remotes.js';
 import { pushFromFleet, remoteFeeds } from './fleet/push.js';
@@ -66,13 +66,15 @@ type RunFullScreen = (
 ) => Promise<number>;
 
 export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): Promise<number> {
-  const specs: HostSpec[] = [];
+  const given: HostSpec[] = [];
   for (const h of [...opts.hosts, ...(opts.configHosts ?? [])]) {
     const spec = checkHostSpec(h);
     if (typeof spec === 'string')
       throw new UsageError(`--host needs user@box or user@box:/dir, not ${terminalSafeJson(cleanLine(h), 0)}: ${spec}`);
-    specs.push(spec);
+    given.push(spec);
   }
+  // One project named twice (`box:/r/shop` and `box:/r/shop/`, a --host and the config's entry) is one host.
+  const { specs, twice } = uniqueHostSpecs(given);
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     printErr('omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n');
     return Promise.resolve(2);
@@ -92,6 +94,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       ? new RemoteFleet(specs, () => fleet.changed(), { pushLease: pushChannels(config).channels.length > 0 })
       : undefined;
   if (remote) fleet.setExtra(() => remote.groups());
+  if (twice) fleetUi.flash(twice, 'info');
   if (opts.configError) fleetUi.flash(opts.configError, 'error');
   const theme = screenTheme();
   let stopPush: () => void = () => undefined;

@@ -11,6 +11,7 @@
  * the header, line separators, Hangul fillers and other characters whose
  * width terminals dispute) is refused with the reason, never drawn.
  */
+import path from 'node:path';
 import { cleanLine } from '../io/sanitize.js';
 
 export interface HostSpec {
@@ -44,6 +45,51 @@ export function checkHostSpec(raw: string): HostSpec | string {
       return 'the directory holds bidi controls, line separators or characters whose width terminals dispute (Hangul fillers, zero-width marks)';
   }
   return { label: raw, destination, dir };
+}
+
+/**
+ * The directory as the remote omc-top is started in it, normalised: trailing and doubled slashes, `.` and `..`
+ * segments (`/r/shop/`, `/r/./shop`, `/r/x/../shop` are `/r/shop`); no directory and `~` are both the remote home.
+ * A `~` path climbing above the home (`~/..`) is kept as written: the home's parent is not known here.
+ */
+function normalDir(dir: string | null): string {
+  if (dir === null || dir === '~') return '~';
+  if (dir.startsWith('~/')) {
+    const rest = path.posix.normalize(dir.slice(2));
+    if (rest === '..' || rest.startsWith('../')) return dir;
+    return rest === '.' || rest === './' ? '~' : `~/${rest.replace(/\/+$/, '')}`;
+  }
+  const n = path.posix.normalize(dir);
+  return n === '/' ? n : n.replace(/\/+$/, '');
+}
+
+/**
+ * What makes two specs one project: the same ssh destination (as written: which user `box` logs in as is ssh's to
+ * say, so `box` and `me@box` stay two) and the same directory once normalised.
+ */
+export function hostSpecKey(spec: HostSpec): string {
+  return `${spec.destination}\u0000${normalDir(spec.dir)}`;
+}
+
+/**
+ * Each project once, the first spec that names it kept (the command line's before the config file's), and the
+ * words for the ones left out (null: none), said once where the fleet says things (its message line, serve's stderr).
+ */
+export function uniqueHostSpecs(specs: readonly HostSpec[]): { specs: HostSpec[]; twice: string | null } {
+  const first = new Map<string, HostSpec>();
+  const dropped: string[] = [];
+  for (const s of specs) {
+    const key = hostSpecKey(s);
+    const kept = first.get(key);
+    if (!kept) first.set(key, s);
+    else if (kept.label === s.label) dropped.push(s.label);
+    else dropped.push(`${s.label} (the same as ${kept.label})`);
+  }
+  const said = [...new Set(dropped)];
+  return {
+    specs: [...first.values()],
+    twice: said.length === 0 ? null : `--host given twice: ${said.join(', ')}: shown once`,
+  };
 }
 
 /** Single-quotes a word for a POSIX shell (the remote login shell parses ssh's command). */

@@ -4,7 +4,7 @@
  * While a host is not live, its header's "lost 12 s ago, retrying in 8 s"
  * moves every second; once all are live nothing ticks.
  */
-import type { HostSpec } from '../config/host-spec.js';
+import { uniqueHostSpecs, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow, RemoteActions } from './model.js';
 import { RemoteHost, type SshCommand } from './remote.js';
 import { rowItems } from './ack.js';
@@ -27,21 +27,19 @@ export class RemoteFleet implements RemoteActions {
       commandBoundMs?: number;
     } = {},
   ) {
-    const seen = new Set<string>();
-    this.hostsList = specs
-      .filter((s) => (seen.has(s.label) ? false : (seen.add(s.label), true)))
-      .map(
-        (spec) =>
-          new RemoteHost({
-            spec,
-            ssh: opts.ssh,
-            clock: opts.clock,
-            pushLease: opts.pushLease,
-            startBoundMs: opts.startBoundMs,
-            commandBoundMs: opts.commandBoundMs,
-            onChange: () => this.changed(),
-          }),
-      );
+    // One host per project (config/host-spec.ts: `box:/r/shop` and `box:/r/shop/` are one); the callers say so.
+    this.hostsList = uniqueHostSpecs(specs).specs.map(
+      (spec) =>
+        new RemoteHost({
+          spec,
+          ssh: opts.ssh,
+          clock: opts.clock,
+          pushLease: opts.pushLease,
+          startBoundMs: opts.startBoundMs,
+          commandBoundMs: opts.commandBoundMs,
+          onChange: () => this.changed(),
+        }),
+    );
   }
 
   start(): void {

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseHostSpec, remoteCwdArgs } from '../../src/config/host-spec.js';
+import { parseHostSpec, remoteCwdArgs, uniqueHostSpecs } from '../../src/config/host-spec.js';
+import { RemoteFleet } from '../../src/fleet/remotes.js';
 import { LineSplitter, MAX_REMOTE_ITEMS, parseRemoteLine } from '../../src/fleet/remote-lines.js';
 import { LEGACY_KEY } from '../../src/store/sessions/model.js';
 import { loadConfig } from '../../src/config/config-file.js';
@@ -35,6 +36,52 @@ describe('--host specs', () => {
     // The dir reaches the remote shell single-quoted, whatever it holds.
     expect(remoteCwdArgs(parseHostSpec("box:/srv/it's $(id)")!)).toBe(` --cwd '/srv/it'\\''s $(id)'`);
     expect(remoteCwdArgs(parseHostSpec('box:~/a b')!)).toBe(` --cwd ~/'a b'`);
+  });
+
+  it('one project given twice (a trailing /, . and .. segments, a config entry after --host) is one host, said once', () => {
+    const specs = (...raw: string[]) => raw.map((r) => parseHostSpec(r)!);
+    const once = uniqueHostSpecs(
+      specs(
+        'root@box:/r/shop',
+        'root@box:/r/shop/',
+        'root@box:/r/./x/../shop',
+        'root@box://r//shop//',
+        'root@box:/r/shop',
+        'box:/r/shop',
+        'root@box:/r/shopping',
+        'root@box',
+        'root@box:~',
+        'root@box:~/',
+        'root@box:~/src/',
+        'root@box:~/src',
+        'root@box:~/..',
+        'root@box:/',
+        'root@box://',
+      ),
+    );
+    // `box` is kept apart from `root@box`: which user it logs in as is ssh's to say. `~/..` is not the home.
+    expect(once.specs.map((s) => s.label)).toEqual([
+      'root@box:/r/shop',
+      'box:/r/shop',
+      'root@box:/r/shopping',
+      'root@box',
+      'root@box:~/src/',
+      'root@box:~/..',
+      'root@box:/',
+    ]);
+    expect(once.twice).toBe(
+      '--host given twice: root@box:/r/shop/ (the same as root@box:/r/shop), root@box:/r/./x/../shop (the same as ' +
+        'root@box:/r/shop), root@box://r//shop// (the same as root@box:/r/shop), root@box:/r/shop, root@box:~ (the same ' +
+        'as root@box), root@box:~/ (the same as root@box), root@box:~/src (the same as root@box:~/src/), root@box:// ' +
+        '(the same as root@box:/): shown once',
+    );
+    expect(uniqueHostSpecs(specs('a:/x', 'b:/x')).twice).toBeNull();
+
+    // The fleet's hosts: one per project, so its rows and what needs you there are counted once.
+    const fleet = new RemoteFleet(specs('root@box:/r/shop', 'root@box:/r/shop/', 'me@gpu1'), () => undefined);
+    expect(fleet.hosts()).toBe(2);
+    expect(fleet.hostsList.map((h) => h.spec.label)).toEqual(['root@box:/r/shop', 'me@gpu1']);
+    expect(fleet.groups()).toHaveLength(2);
   });
 
   it('reads hosts from the config file; a bad entry names the field and is left out', () => {

@@ -365,7 +365,7 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: scaled(120_
 });
 
 describe.skipIf(skip !== null)('omc-top --host in a real terminal', { timeout: scaled(120_000) }, () => {
-  it('runs the user’s ssh from PATH, shows the host live, and q restores the terminal', async () => {
+  it('runs the user’s ssh from PATH, shows the host live (given twice: once), and q restores the terminal', async () => {
     const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
     let h: TerminalHarness | null = null;
     try {
@@ -374,7 +374,8 @@ describe.skipIf(skip !== null)('omc-top --host in a real terminal', { timeout: s
       rig = await startSshRig([{ alias: 'boxa' }]);
       await rig.startSshd();
       h = new TerminalHarness({
-        args: ['--host', `boxa:${a}`],
+        // The same project given twice (a trailing /): one host, one group, said once on the message line.
+        args: ['--host', `boxa:${a}`, '--host', `boxa:${a}/`],
         cols: 140,
         rows: 24,
         cwd: base,
@@ -384,6 +385,8 @@ describe.skipIf(skip !== null)('omc-top --host in a real terminal', { timeout: s
       await h.waitForText(`@boxa:${a}  shop  (2 sessions)`, 60_000);
       await h.waitForText(/1 host(?! \()/, 60_000);
       expect(h.screen().find((l) => l.includes(live.slice(0, 8)))).toMatch(/enforced\s+@boxa/);
+      expect(h.screen().filter((l) => l.includes(live.slice(0, 8)))).toHaveLength(1);
+      expect(h.screen().join('\n')).toContain(`--host given twice: boxa:${a}/ (the same as boxa:${a}): shown once`);
       h.write('q');
       expect(await h.waitForExit()).toBe(0);
       await h.settle();

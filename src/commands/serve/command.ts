@@ -9,7 +9,7 @@
 import { configLine, loadConfig, type OmcTopConfig } from '../../config/config-file.js';
 import { pushChannels } from '../../feeds/notify/push/index.js';
 import { remoteFeeds } from '../../fleet/push.js';
-import { parseHostSpec, type HostSpec } from '../../config/host-spec.js';
+import { parseHostSpec, uniqueHostSpecs, type HostSpec } from '../../config/host-spec.js';
 import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
@@ -155,12 +155,15 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     if (name === null) throw new UsageError(`--allow-host needs a host name or an IP address, not ${shownArg(n)}`);
     return name;
   });
-  const specs: HostSpec[] = [];
+  const given: HostSpec[] = [];
   for (const h of hosts.values) {
     const spec = parseHostSpec(h);
     if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${shownArg(h)}`);
-    specs.push(spec);
+    given.push(spec);
   }
+  // One project named twice (`box:/r/shop` and `box:/r/shop/`) is one host, said once on stderr.
+  const { specs, twice } = uniqueHostSpecs(given);
+  if (twice) printErr(`omc-top serve: ${cleanLine(twice)}\n`);
   if (args.flags.has('all') || specs.length > 0)
     refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');
   const readonly = args.flags.has('readonly');
