@@ -202,7 +202,8 @@ function sumSpend(g: FleetGroup): GroupSpend | null {
     usd += r.costUsd;
     today += r.todayUsd ?? 0;
   }
-  return any || notPriced > 0 ? { usd, today, unpriced, reading, notPriced, priced: any } : null;
+  // A project whose rows say only "unpriced" says so too, never nothing.
+  return any || notPriced > 0 || unpriced ? { usd, today, unpriced, reading, notPriced, priced: any } : null;
 }
 
 export function groupLine(g: FleetGroup, width: number, selected: boolean): string {
@@ -211,11 +212,13 @@ export function groupLine(g: FleetGroup, width: number, selected: boolean): stri
   const sp = groupSpend(g);
   // Rows whose spend cannot be known are counted apart ("2 not priced"), never as $0.
   const notPriced = sp && sp.notPriced > 0 ? `${sp.notPriced} ${NOT_PRICED}` : '';
+  // What the rows say, each part once: "$0.24 est. + unpriced + 1 not priced", "spend unpriced + 1 not priced".
+  const unpriced = sp?.unpriced ? 'unpriced' : '';
   const spend = !sp
     ? ''
     : !sp.priced
-      ? `spend ${notPriced}`
-      : `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''}${notPriced ? ` + ${notPriced}` : ''}${readingMark(sp.reading)} · today ${formatUsd(sp.today)}`;
+      ? `spend ${[unpriced, notPriced].filter(Boolean).join(' + ')}`
+      : `${[`${formatUsd(sp.usd)} est.`, unpriced, notPriced].filter(Boolean).join(' + ')}${readingMark(sp.reading)} · today ${formatUsd(sp.today)}`;
   return fit(
     `${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, spend, ...g.notes].filter(Boolean).join(' · ')})`,
     width,
