@@ -5,12 +5,13 @@
  * navigation and filter keys are the shared ones (src/panes/nav.ts).
  */
 import type { Binding, BindingContext } from '../../kit/bindings.js';
-import type { FleetRow, FleetSnapshot, RemoteActions } from '../../fleet/model.js';
+import { SIBLING_SLOWDOWN, type FleetRow, type FleetSnapshot, type RemoteActions } from '../../fleet/model.js';
 import { listView, scrollTo, type Move } from '../../kit/list.js';
-import { tableHelpLines } from '../../ui/overlay-lines.js';
+import { tableHelpLines, type OverlayLine } from '../../ui/overlay-lines.js';
+import { wrapText } from '../../ui/format.js';
 import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import type { Size } from '../../kit/pane.js';
-import { listHeight } from './layout.js';
+import { listHeight, SIBLING_SLOWDOWN_WORDS } from './layout.js';
 import { noLoopWords, rowLabel } from '../../feeds/row.js';
 import { notifySwitchText, type NotifySwitch } from '../../feeds/notify/switch-words.js';
 import { PANES } from '../registry.js';
@@ -82,8 +83,20 @@ const move = (ctx: Ctx, to: Move) => ctx.set((s) => moveFleet(s, ctx.snap, to, h
 const lineOf = (ctx: Ctx) => selectedLine(ctx.snap, ctx.state, heightOf(ctx));
 
 /** The help text at this width (what the view draws and the scroll keys count). */
-export const fleetHelpLines = (width: number, readonly: boolean) =>
-  tableHelpLines(FLEET_TITLE.replace(/`/g, ''), FLEET_BINDINGS, readonly, Math.max(20, width));
+export const fleetHelpLines = (width: number, readonly: boolean): OverlayLine[] => [
+  ...tableHelpLines(FLEET_TITLE.replace(/`/g, ''), FLEET_BINDINGS, readonly, Math.max(20, width)),
+  { text: '' },
+  { text: 'The header', tone: 'title' },
+  ...HEADER_HELP.flatMap((t) => wrapText(t, Math.max(20, width)).map((text) => ({ text }))),
+];
+
+/** What the header's parts say, whole: a narrow header shortens or leaves out the counts first (layout.ts). */
+const HEADER_HELP = [
+  'needs you: N — what each project’s own monitor counts, added up',
+  `N Claude sessions on this machine — over ${SIBLING_SLOWDOWN} (“over ${SIBLING_SLOWDOWN}”): ${SIBLING_SLOWDOWN_WORDS}`,
+  'N roots, N hosts (N not live) — the .omc roots here, the --host machines and those whose stream is not live',
+  'then this machine’s plan quota, as the monitor’s header says it; a narrow header gives up the counts first, then the quota',
+];
 
 function scrollHelp(ctx: Ctx, to: Move): void {
   const height = listHeight(ctx.size.rows) + 1;

@@ -4,7 +4,7 @@
  * numbers, so paging moves exactly a screenful.
  */
 import { fleetTitle, SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
-import { cell, fit, formatAge } from '../../ui/format.js';
+import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { NOT_PRICED, readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
 import { quotaLine } from '../../store/cost/quota-words.js';
@@ -18,23 +18,73 @@ export const FLEET_CHROME_ROWS = 4;
 export const listHeight = (rows: number, filterLine = false) =>
   Math.max(1, rows - 1 - FLEET_CHROME_ROWS - (filterLine ? 1 : 0));
 
-export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts, now = Date.now()): string {
+/** The words after a count of Claude sessions over SIBLING_SLOWDOWN: the help says them whole (keys.ts). */
+export const SIBLING_SLOWDOWN_WORDS = `OMC 5.6 slows sibling sessions down`;
+
+/**
+ * The fleet's header at `width` (unbounded: every part whole). What needs you comes first and is never given up
+ * for anything else; then, as the width shrinks, the parts go lowest first, each through its shorter forms before
+ * it is left out: the explanation of "over 8" (kept as "(over 8)"; the help says it whole), the count's "on this
+ * machine", the roots, the hosts' count (its "N not live" stays), the Claude count, "reading…", the plan quota's
+ * long form, the words "omc-top --all" before "needs you: N", the quota, the hosts not live, "notify off". So a
+ * narrow header says what needs you, which hosts are not live and the quota before any count, and never cuts one of
+ * them mid-word while a lower part could go.
+ */
+export function headerText(
+  snap: FleetSnapshot,
+  hosts: number,
+  hostsLive = hosts,
+  now = Date.now(),
+  width = Infinity,
+  notifyOff = false,
+): string {
   const n = snap.localClaude;
   const local = snap.local !== false;
-  // `--host` alone shows only other machines (fleetTitle says so), and this machine has no roots to count.
-  const parts = [
-    // The terminal title's very words (run-fleet.tsx sets it): what this is, and what needs you (the monitors' sum).
-    fleetTitle(snap),
-    `${n} Claude session${n === 1 ? '' : 's'} on this machine${n > SIBLING_SLOWDOWN ? ` (over ${SIBLING_SLOWDOWN}: OMC 5.6 slows sibling sessions down)` : ''}`,
-    ...(local ? [`${snap.roots} root${snap.roots === 1 ? '' : 's'}`] : []),
-  ];
-  if (hosts > 0)
-    parts.push(`${hosts} host${hosts === 1 ? '' : 's'}${hostsLive < hosts ? ` (${hosts - hostsLive} not live)` : ''}`);
-  if (!snap.ready) parts.push('reading…');
+  const needing = fleetTitle(snap);
+  const what = local ? 'omc-top --all' : 'omc-top --host';
+  const over = n > SIBLING_SLOWDOWN;
+  const down = hosts - hostsLive;
   // This machine's plan quota, in the monitor header's words and place (last, two spaces apart): one for every
-  // local root, as OMC's usage cache is the machine's.
-  const quota = snap.local !== false ? quotaLine(snap.quota ?? null, now) : null;
-  return parts.join(' · ') + (quota ? `  ${quota.text}` : '');
+  // local root, as OMC's usage cache is the machine's. `--host` alone shows only other machines (fleetTitle says
+  // so), and this machine has no roots to count.
+  const quota = local ? quotaLine(snap.quota ?? null, now) : null;
+  const h = {
+    // The terminal title's very words (run-fleet.tsx sets it): what this is, and what needs you (the monitors' sum).
+    title: needing,
+    claude: `${n} Claude session${n === 1 ? '' : 's'} on this machine`,
+    why: over ? ` (over ${SIBLING_SLOWDOWN}: ${SIBLING_SLOWDOWN_WORDS})` : '',
+    roots: local ? `${snap.roots} root${snap.roots === 1 ? '' : 's'}` : '',
+    hosts: hosts > 0 ? `${hosts} host${hosts === 1 ? '' : 's'}${down > 0 ? ` (${down} not live)` : ''}` : '',
+    reading: snap.ready ? '' : 'reading…',
+    quota: quota?.text ?? '',
+    notify: notifyOff ? 'notify off' : '',
+  };
+  const text = () =>
+    [h.title, h.claude && h.claude + h.why, h.roots, h.hosts, h.reading].filter(Boolean).join(' · ') +
+    (h.quota ? `  ${h.quota}` : '') +
+    (h.notify ? ` · ${h.notify}` : '');
+  // Each step gives up a little of the lowest part left, in order; the first text that fits is drawn.
+  const steps: Array<() => void> = [
+    () => (h.why = over ? ` (over ${SIBLING_SLOWDOWN})` : ''),
+    () => (h.claude = `${n} Claude session${n === 1 ? '' : 's'}`),
+    () => (h.roots = ''),
+    () => (h.hosts = down > 0 ? `${down} host${down === 1 ? '' : 's'} not live` : ''),
+    () => (h.claude = ''),
+    () => (h.reading = ''),
+    () => (h.quota = quota?.short ?? ''),
+    // The words "omc-top --all" say no fact: they go before the quota (what needs you stays, as in the monitor).
+    () => (h.title = needing === what ? what : needing.slice(what.length + 3)),
+    () => (h.quota = ''),
+    () => (h.hosts = ''),
+    () => (h.notify = ''),
+  ];
+  let t = text();
+  for (const step of steps) {
+    if (textWidth(t) <= width) return t;
+    step();
+    t = text();
+  }
+  return t;
 }
 
 export interface FleetColumns {

@@ -192,7 +192,7 @@ export function FleetView({
   return (
     <Box flexDirection="column" width={width} height={rows - 1}>
       <Text bold wrap="truncate">
-        {fit(headerText(snap, hosts, hostsLive, now) + (notifyOff ? ' · notify off' : ''), width)}
+        {fit(headerText(snap, hosts, hostsLive, now, width, notifyOff), width)}
       </Text>
       {body}
       <Text color={ui.flash?.kind === 'error' ? theme.error : theme.muted} wrap="truncate">
