@@ -14,7 +14,7 @@ import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
 import { competingStopHooks, projectLoops, type LoopRow } from '../store/cost/loops.js';
 import { sessionRateLimit } from '../store/cost/rate-limit-words.js';
 import { judgeUsage, resetPassed, type Window } from '../store/cost/quota.js';
-import { sessionSpend, spendUnknown } from '../store/cost/spend.js';
+import { sessionSpend, spendUnknown, unreadOf } from '../store/cost/spend.js';
 import type { OmcStore } from '../store/store.js';
 import type { ModelPrice } from '../store/claude/prices.js';
 
@@ -32,19 +32,23 @@ export function estimateJson(e: Estimate): Record<string, unknown> {
 
 const spentJson = (s: Spent) => ({ tokens: s.tokens, ...estimateJson(s.estimate) });
 
-/** What of a session is still being read, both facts (agent.spend's fields). */
+/** What of a session is still being read, both facts (agent.spend's fields), and whether part of it never is. */
 interface ReadingFlags {
   subagents: boolean;
   transcript: boolean;
+  unread: boolean;
 }
-const NOT_READING: Readonly<ReadingFlags> = { subagents: false, transcript: false };
+const NOT_READING: Readonly<ReadingFlags> = { subagents: false, transcript: false, unread: false };
 const readingFlags = (c: ClaudeSessionView | undefined): ReadingFlags => ({
   subagents: c?.transcript?.subagentsReading === true,
   transcript: c?.transcript?.transcriptReading === true,
+  unread: unreadOf(c) !== null,
 });
+/** `lower_bound`: any of them, the one field a script reads to know the figure is not the whole. */
 const readingJson = (r: Readonly<ReadingFlags>) => ({
   subagents_reading: r.subagents,
   transcript_reading: r.transcript,
+  lower_bound: r.subagents || r.transcript || r.unread,
 });
 
 function byModelJson(by: UsageByModel, e: Estimate) {
@@ -80,8 +84,9 @@ function sessionCostJson(c: ClaudeSessionView | undefined, prices: Readonly<Reco
         burn_usd_per_hour_est: sp.burnUsdPerHour === null ? null : usd(sp.burnUsdPerHour),
         // true while subagent files, or the rest of the transcript, are still being read (a live monitor reads them
         // after start-up): a lower bound.
-        subagents_reading: c?.transcript?.subagentsReading === true,
-        transcript_reading: c?.transcript?.transcriptReading === true,
+        ...readingJson(readingFlags(c)),
+        // The byte the counted part of the transcript starts at (0: read from its start); the rest is never read.
+        partial_from: sp.unread?.fromByte ?? 0,
         by_model: byModelJson(f.byModel, sp.estimate),
       },
     // Why the spend cannot be known (its transcript is there but cannot be read): `spend` is then null, not $0.
@@ -235,6 +240,7 @@ export function addCostToReport(
     const r = readingFlags(claude.bySession.get(s.id));
     reading.subagents ||= r.subagents;
     reading.transcript ||= r.transcript;
+    reading.unread ||= r.unread;
   }
   const loops = storeLoops(store, prices, now);
   const judged = quota.cache ? judgeUsage(quota.cache, now, quota.pollMs) : null;
@@ -250,6 +256,8 @@ export function addCostToReport(
       // the total is unknown (null).
       not_priced_sessions: rollup.project.notPriced,
       ...(rollup.project.sessions === 0 && rollup.project.notPriced > 0 ? { tokens: null, usd_est: null } : {}),
+      // Sessions counted whose transcript is read only in part: the figures are a lower bound for good.
+      partial_sessions: rollup.project.unread,
       ...readingJson(reading),
     },
     by_mode: rollup.byMode.map((m) => ({ mode: m.mode, ...spentJson(m), ...readingJson(reading) })),
@@ -270,6 +278,7 @@ export function addCostToReport(
       tokens: l.spend?.tokens ?? null,
       ...(l.spend ? estimateJson(l.spend.estimate) : { usd_est: null, unpriced_models: [] }),
       spend_unknown: l.spendUnknown ?? null,
+      lower_bound: l.spend?.partial ?? false,
       budget: budgetJson(l.kind === 'omc' && l.sessionId ? byId.get(l.sessionId) : undefined, store),
     })),
     quota: judged && {

@@ -16,7 +16,7 @@ import { LEGACY_LABEL, modeSummary, promptText, unknownModesText } from '../stor
 import { LEGACY_KEY, sessionKey, signalUntilMs } from '../store/sessions/model.js';
 import { configuredPrices } from '../store/claude/price-config.js';
 import { CANCEL_FAILED } from '../store/cancel/words.js';
-import { sessionSpend, spendUnknown } from '../store/cost/spend.js';
+import { sessionSpend, spendUnknown, stillBeingRead, type Reading } from '../store/cost/spend.js';
 import { SETTLED_WORDS, type CancelRecord } from '../store/cancel/cancel-records.js';
 import { FLIGHT_WORDS, flightText, recordedFlight, type FlightWord } from '../store/cancel/in-flight.js';
 import {
@@ -103,6 +103,11 @@ export interface RowModel {
   /** Which of them: its list cell's mark says ("+…" the transcript, "+sub…" subagent files). */
   costReading?: 'transcript' | 'subagents' | null;
   /**
+   * Part of the session's transcript is never read (store/cost/spend.ts unreadOf): the spend is a lower bound for
+   * good, its cell says "+part". Absent when it is read whole, and from an older sender.
+   */
+  costUnread?: { fromByte: number; size: number };
+  /**
    * Why the spend cannot be known (the transcript is there but cannot be read: store/cost/spend.ts spendUnknown):
    * the cell says "—" and the project's total counts the row as not priced, never as $0.
    */
@@ -152,6 +157,12 @@ export const ROW_SCHEMA = z.object({
   burnPerMin: z.number().finite().min(0).max(1e12).nullable().optional(),
   costPartial: z.boolean().optional(),
   costReading: z.enum(['transcript', 'subagents']).nullable().optional(),
+  costUnread: z
+    .object({
+      fromByte: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    })
+    .optional(),
   costUnknown: text(MAX_TEXT).nullable().optional(),
   rateLimitedUntilMs: epoch.unwrap().optional(),
   noLoop: z.boolean().optional(),
@@ -280,13 +291,19 @@ export function rowOf(
     unpricedModels: sp?.estimate.unpriced.length ?? 0,
     todayUsd: priced(sp?.today),
     burnPerMin: sp?.burnPerMin ?? null,
-    costPartial: sp?.partial ?? false,
-    costReading: sp?.reading ?? null,
+    // Still being read (it will complete); a part never read is costUnread, which an older receiver ignores.
+    costPartial: stillBeingRead(sp?.reading ?? null),
+    costReading: readNow(sp?.reading ?? null),
+    // Only when so: a row read whole is the same JSON as before.
+    ...(sp?.unread ? { costUnread: sp.unread } : {}),
     costUnknown: s.kind === 'session' ? spendUnknown(claude) : null,
     // Only when so: a row no limit holds is the same JSON as before.
     ...(limit ? { rateLimitedUntilMs: limit.untilMs } : {}),
   };
 }
+
+/** What of the session is still being read (a row's `costReading`), null for a part never read or nothing. */
+const readNow = (r: Reading): 'transcript' | 'subagents' | null => (stillBeingRead(r) ? r : null);
 
 /**
  * A row for a Claude that needs the user but has no OMC session row (a plain `claude` in the project waiting on a

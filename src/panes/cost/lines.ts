@@ -14,13 +14,17 @@ import {
   NOT_PRICED,
   notPricedText,
   readingOf,
+  readingShort,
   spendUnknownText,
+  stillBeingRead,
   SUBAGENTS_READING,
-  SUBAGENTS_READING_SHORT,
   TRANSCRIPT_READING,
-  TRANSCRIPT_READING_SHORT,
+  UNREAD,
+  UNREAD_SHORT,
 } from '../../store/cost/spend.js';
 import { costRollupMemo, NO_LOOP } from '../../store/cost/rollup.js';
+import { FULL_READ_MAX } from '../../store/claude/transcript-reader.js';
+import { formatBytes } from '../../io/safe-fs/index.js';
 import { sessionIndex } from '../../store/sessions/view-index.js';
 import type { OmcStore } from '../../store/store.js';
 import { cell, fit, formatAgo, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
@@ -163,9 +167,9 @@ export function loopLine(l: LoopRow, now: number, width: number, words?: RowCanc
   // Nothing counted yet while its transcript is still being read: "…" (the list rule, spendCell), not "$0+…".
   const spent = !l.spend
     ? '—'
-    : l.spend.partial && l.spend.estimate.priced.length === 0 && l.spend.estimate.unpriced.length === 0
+    : stillBeingRead(l.spend.reading) && l.spend.estimate.priced.length === 0 && l.spend.estimate.unpriced.length === 0
       ? '…'
-      : `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.reading === 'transcript' ? TRANSCRIPT_READING_SHORT : l.spend.partial ? SUBAGENTS_READING_SHORT : ''}`;
+      : `${estimateText(l.spend.estimate).replace(' est.', '')}${readingShort(l.spend.reading)}`;
   const proc = l.process ? l.process.status : '—';
   // An OMC row's state in the Sessions pane's words ("not enforced", "cancel 12s", "stopping 47s", "stopped"), from
   // the same function and the same cancel words (any omc-top's cancel, in flight or settled).
@@ -245,6 +249,12 @@ export function costPaneLines(
   if (readingTranscripts > 0)
     push(
       `  ${TRANSCRIPT_READING} ${readingTranscripts} session${readingTranscripts === 1 ? "'s" : "s'"} transcript${readingTranscripts === 1 ? ' is' : 's are'} still being read: these figures are a lower bound until then (+… on a loop)`,
+      'warn',
+    );
+  // Read only in part, for good (not "until then"): the rollup counts them among the sessions it sums.
+  if (r.project.unread > 0)
+    push(
+      `  ${UNREAD} ${r.project.unread} session${r.project.unread === 1 ? "'s" : "s'"} transcript${r.project.unread === 1 ? ' is' : 's are'} read only in part (the last ${formatBytes(FULL_READ_MAX)} of each): these figures are a lower bound (${UNREAD_SHORT} on a loop, the session's detail says how much)`,
       'warn',
     );
   for (const u of r.project.estimate.unpriced)

@@ -204,10 +204,14 @@ export function rowSearchText(groupLabel: string, r: FleetRow, now: number): str
     .toLowerCase();
 }
 
-/** A row's spend cell: the one list rule (spendCell: "$0.42", "$0.42+?", "$0.42+sub…", "unpriced", "…", "—"). */
+/** A row's spend cell: the one list rule (spendCell: "$0.42", "$0.42+?", "$0.42+sub…", "$0.42+part", "unpriced", "…", "—"). */
 export function rowCost(r: FleetRow): string {
-  return spendCell(r.costUsd ?? null, !!r.unpricedModels, r.costReading ?? r.costPartial === true);
+  return spendCell(r.costUsd ?? null, !!r.unpricedModels, rowReading(r));
 }
+
+/** Why a row's spend is a lower bound, as a session's own (readingOf): still being read first, then a part never read. */
+const rowReading = (r: FleetRow): Reading =>
+  r.costPartial ? (r.costReading ?? 'subagents') : r.costUnread ? 'unread' : null;
 
 /**
  * The project's spend: the sum of its rows (each the session's own estimate), so it equals the project total
@@ -244,9 +248,11 @@ function sumSpend(g: FleetGroup): GroupSpend | null {
   for (const r of g.rows) {
     if (r.unpricedModels) unpriced = true;
     if (r.costUnknown) notPriced += 1;
-    // The transcript's mark first, as a session's own (readingOf).
-    if (r.costPartial)
-      reading = reading === 'transcript' || r.costReading === 'transcript' ? 'transcript' : 'subagents';
+    // The transcript's mark first, as a session's own (readingOf); a part never read only when nothing is being read.
+    const mine = rowReading(r);
+    if (mine === 'transcript' || reading === 'transcript') reading = 'transcript';
+    else if (mine === 'subagents' || reading === 'subagents') reading = 'subagents';
+    else if (mine === 'unread') reading = 'unread';
     if (r.costUsd === null || r.costUsd === undefined) continue;
     any = true;
     usd += r.costUsd;

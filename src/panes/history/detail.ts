@@ -12,7 +12,7 @@ import type { RunLine, RunOutcome } from '../../store/runs/history.js';
 import { END_OUTCOMES } from '../../store/runs/ledger.js';
 import type { RunSpent } from '../../store/cost/rollup.js';
 import { estimateText } from '../../store/claude/prices.js';
-import { readingMark, readingWhy, stillReading } from '../../store/cost/spend.js';
+import { readingMark, readingWhy, stillBeingRead, stillReading, unreadOf } from '../../store/cost/spend.js';
 import { formatTimestamp, wrapText } from '../../ui/format.js';
 import type { ToneLine } from '../../ui/scroll-lines.js';
 import { closeoutText, formatDuration, formatTokens, sessionTokens } from './rows.js';
@@ -70,6 +70,7 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
   // start-up): every figure below is what was read so far, said as the session's detail says it.
   const reading = inputs.claude !== null ? stillReading(inputs.claude, r.sessionId) : null;
   const mark = readingMark(reading);
+  const why = readingWhy(reading, r.sessionId === null ? null : unreadOf(inputs.claude?.bySession.get(r.sessionId)));
   push(
     t
       ? `tokens (the whole Claude Code session): ${formatTokens(tokenTotal(t))}${mark} — in ${formatTokens(t.input)}, out ${formatTokens(t.output)}, cache read ${formatTokens(t.cacheRead)}, cache write ${formatTokens(t.cacheWrite)}`
@@ -79,7 +80,7 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
   if (inputs.spend) {
     const res = Math.round(inputs.spend.resolutionMs / 60_000);
     push(
-      `spent in the run's window: ${estimateText(inputs.spend.estimate)}${readingWhy(reading)} · ${formatTokens(inputs.spend.tokens)} tokens, subagents ${reading === 'subagents' ? 'read so far' : 'included'} (exact to ${res} minute${res === 1 ? '' : 's'} at each end)`,
+      `spent in the run's window: ${estimateText(inputs.spend.estimate)}${why} · ${formatTokens(inputs.spend.tokens)} tokens, subagents ${reading === 'subagents' ? 'read so far' : 'included'} (exact to ${res} minute${res === 1 ? '' : 's'} at each end)`,
       reading ? 'warn' : undefined,
     );
     for (const u of inputs.spend.estimate.unpriced)
@@ -87,7 +88,9 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
         `  ${u.model}: ${formatTokens(u.tokens)} tokens unpriced (add it under "prices" in the config file)`,
         'warn',
       );
-  } else if (reading) push(`spent in the run's window: nothing read yet${readingWhy(reading)}`, 'warn');
+  } else if (stillBeingRead(reading)) push(`spent in the run's window: nothing read yet${why}`, 'warn');
+  // The run's window may lie in the part of the transcript never read: nothing counted is not "$0" then.
+  else if (reading === 'unread') push(`spent in the run's window: nothing counted${why}`, 'warn');
   if (inputs.budget)
     push(
       `budget guard (state/enforcement/shadow.jsonl, ${formatTimestamp(inputs.budget.tsMs)}): ~${groupDigits(inputs.budget.spend)}/${groupDigits(inputs.budget.budget)} tokens (${inputs.budget.pct}%)${inputs.budget.outcome ? `, ${inputs.budget.outcome}` : ''}`,

@@ -116,7 +116,7 @@ export function runNote(r: RunLine): string {
 
 /**
  * A run's cost cell, the fleet row's rule (spendCell): "$0.42", "$0.42+sub…" while its session's subagent files
- * are still being read (a lower bound), "$0.42+…" while the rest of its transcript is, "unpriced", "…" (nothing yet, still reading), "—" (no transcript, or
+ * are still being read (a lower bound), "$0.42+…" while the rest of its transcript is, "$0.42+part" when part of it is never read, "unpriced", "…" (nothing yet, still reading), "—" (no transcript, or
  * nothing in the run's window).
  */
 export function costCell(spend: RunSpent | null, reading: Reading | boolean = false): string {

@@ -122,9 +122,8 @@ export function agentDetailLines(
     out.push({ text: '  no transcript found', tone: 'dim' });
     return out;
   }
-  const partial = c?.transcript?.partialFrom ? ' (last 64 MB of the transcript only)' : '';
-  const reading = readingMark(readingOf(c));
-  out.push({ text: `  tokens: ${tokenText(f.tokens)}${reading}${partial}` });
+  // The same mark as the cost line below; the reason is said there (readingWhy).
+  out.push({ text: `  tokens: ${tokenText(f.tokens)}${readingMark(readingOf(c))}` });
   const loop = activeLoop(s);
   const a = loopAnalytics(f, loop, now, isDead(life.status));
   out.push(...costLines(s, c, now, prices));

@@ -55,7 +55,7 @@ export function costLines(
     sp.burnPerMin === null
       ? ''
       : ` · burn ${n(sp.burnPerMin)} tokens/min${sp.burnUsdPerHour === null ? '' : ` ≈ ${formatUsd(sp.burnUsdPerHour)}/h est.`}`;
-  const reading = readingWhy(sp.reading);
+  const reading = readingWhy(sp.reading, sp.unread);
   out.push({ text: `  cost ${estimateText(sp.estimate)}${reading}${burn}`, tone: sp.partial ? 'warn' : undefined });
   for (const [model, u] of f.byModel) {
     const p = sp.estimate.priced.find((x) => x.model === model);

@@ -76,7 +76,7 @@ export function peekLines(
   const t = f.tokens;
   out.push({ text: 'Tokens', tone: 'section' });
   out.push({
-    text: `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}${readingMark(readingOf(c))}${c?.transcript?.partialFrom ? ' (last 64 MB only)' : ''}`,
+    text: `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}${readingMark(readingOf(c))}`,
   });
   const loop = activeLoop(s);
   const a = loopAnalytics(f, loop, now, isDead(life.status));

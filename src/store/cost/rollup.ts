@@ -16,7 +16,7 @@ import type { RunLine } from '../runs/history.js';
 import type { SeenWindows } from '../runs/samples.js';
 import type { SessionView } from '../sessions/model.js';
 import type { SessionIndex } from '../sessions/view-index.js';
-import { spendUnknown, utcDay } from './spend.js';
+import { spendUnknown, unreadOf, utcDay } from './spend.js';
 
 /** Spend outside every loop's window (a plain prompt, the time before a loop started). */
 export const NO_LOOP = '(no loop)';
@@ -51,9 +51,10 @@ export interface RunSpent extends Spent {
 export interface CostRollup {
   /**
    * `sessions` counted; `notPriced`: OMC's sessions whose transcript is there but cannot be read (spend.ts
-   * spendUnknown), left out of every figure and said beside them, never counted as $0.
+   * spendUnknown), left out of every figure and said beside them, never counted as $0. `unread`: counted sessions
+   * whose transcript is read only in part (spend.ts unreadOf): every figure here is a lower bound for good then.
    */
-  project: Spent & { sessions: number; notPriced: number };
+  project: Spent & { sessions: number; notPriced: number; unread: number };
   /** Newest first, at most ROLLUP_DAYS days with usage. */
   byDay: (Spent & { day: string })[];
   /** Most spent first; a bucket where two loops ran goes to "ralph+ultrawork". */
@@ -102,14 +103,18 @@ function sessionsWithFacts(
   sessions: readonly SessionView[],
   claude: ClaudeSnapshot,
   index: SessionIndex | undefined,
-): { pairs: [SessionView, TranscriptFacts][]; notPriced: number; held: (sid: string) => boolean } {
+): { pairs: [SessionView, TranscriptFacts][]; notPriced: number; unread: number; held: (sid: string) => boolean } {
   const pairs: [SessionView, TranscriptFacts][] = [];
   let notPriced = 0;
+  let unread = 0;
   const add = (s: SessionView, c: ClaudeSessionView | undefined) => {
     const f = c?.transcript?.facts;
     if (!f) return;
     if (spendUnknown(c) !== null) notPriced += 1;
-    else pairs.push([s, f]);
+    else {
+      pairs.push([s, f]);
+      if (unreadOf(c) !== null) unread += 1;
+    }
   };
   if (index) {
     // Claude's sessions are a few; OMC's may be 10,000: look each of the few up rather than pass over the many.
@@ -117,11 +122,11 @@ function sessionsWithFacts(
       const s = index.byKey.get(sid);
       if (s?.kind === 'session') add(s, c);
     }
-    return { pairs, notPriced, held: (sid) => index.byKey.get(sid)?.kind === 'session' };
+    return { pairs, notPriced, unread, held: (sid) => index.byKey.get(sid)?.kind === 'session' };
   }
   for (const s of sessions) if (s.kind === 'session') add(s, claude.bySession.get(s.id));
   const held = new Set(sessions.filter((s) => s.kind === 'session').map((s) => s.id));
-  return { pairs, notPriced, held: (sid) => held.has(sid) };
+  return { pairs, notPriced, unread, held: (sid) => held.has(sid) };
 }
 
 /**
@@ -163,7 +168,7 @@ export function costRollup(
   for (const r of runs)
     if (r.sessionId !== null)
       (runsBySession.get(r.sessionId) ?? runsBySession.set(r.sessionId, []).get(r.sessionId))?.push(r);
-  const { pairs, notPriced, held } = sessionsWithFacts(sessions, claude, index);
+  const { pairs, notPriced, unread, held } = sessionsWithFacts(sessions, claude, index);
   for (const [s, f] of pairs) {
     counted += 1;
     addUsage(project, f.byModel);
@@ -205,7 +210,12 @@ export function costRollup(
     .sort((a, b) => b.estimate.usd - a.estimate.usd || b.tokens - a.tokens || (a.mode < b.mode ? -1 : 1));
   const runSpent = new Map<string, RunSpent>();
   for (const [k, u] of runUsage) runSpent.set(k, { ...spent(u.by, prices), resolutionMs: u.resolutionMs });
-  return { project: { ...spent(project, prices), sessions: counted, notPriced }, byDay, byMode, runs: runSpent };
+  return {
+    project: { ...spent(project, prices), sessions: counted, notPriced, unread },
+    byDay,
+    byMode,
+    runs: runSpent,
+  };
 }
 
 /** Memoised on its inputs' identities (the snapshots are immutable) and the minute. */

@@ -10,6 +10,7 @@ import { isDead, lifeOf } from '../claude/life.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from '../claude/model.js';
 import { estimate, formatUsd, type Estimate, type ModelPrice } from '../claude/prices.js';
 import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
+import { formatBytes } from '../../io/safe-fs/index.js';
 
 export const DAY_MS = 24 * 3600_000;
 
@@ -30,41 +31,96 @@ export const TRANSCRIPT_READING = '+transcript…';
 export const TRANSCRIPT_READING_WHY = 'the rest of its transcript is still being read: a lower bound';
 export const TRANSCRIPT_READING_SHORT = '+…';
 
-/** What of a session is still being read: the rest of its own transcript, its subagent files, or nothing. */
-export type Reading = 'transcript' | 'subagents' | null;
+/**
+ * Said after a figure counted from only part of its session's transcript, for good: a first read of a transcript
+ * over FULL_READ_MAX starts that far from its end (transcript-reader.ts). The same kind of lower bound as the
+ * marks above, never to be completed: its words and its short form.
+ */
+export const UNREAD = '+unread part';
+export const UNREAD_SHORT = '+part';
 
-/** The session's transcript first (its figures are the most incomplete), then its subagent files. */
-export function readingOf(c: ClaudeSessionView | null | undefined): Reading {
-  const t = c?.transcript;
-  return t?.transcriptReading === true ? 'transcript' : t?.subagentsReading === true ? 'subagents' : null;
+/** The part of a session's transcript never read: the bytes before `fromByte` (0: read from its start). */
+export interface Unread {
+  fromByte: number;
+  /** The transcript's size when last read. */
+  size: number;
 }
 
-/** " +transcript…" / " +subagents…" (with its leading space), or "" when nothing is being read. */
+/** What of the session's transcript is never read (its figures are a lower bound for good), or null. */
+export function unreadOf(c: ClaudeSessionView | null | undefined): Unread | null {
+  const t = c?.transcript;
+  return t && t.partialFrom > 0 ? { fromByte: t.partialFrom, size: t.size } : null;
+}
+
+/** "only the last 64.0 MB of its 185.2 MB transcript is read": what was left out, in the user's words. */
+export const unreadText = (u: Unread): string =>
+  `only the last ${formatBytes(u.size - u.fromByte)} of its ${formatBytes(u.size)} transcript is read`;
+
+/**
+ * Why a session's figures are a lower bound: the rest of its own transcript or its subagent files are still being
+ * read, or part of its transcript is never read (`unread`); null: they are whole.
+ */
+export type Reading = 'transcript' | 'subagents' | 'unread' | null;
+
+/**
+ * The session's transcript first (its figures are the most incomplete), then its subagent files; once both are
+ * read, a transcript read only in part.
+ */
+export function readingOf(c: ClaudeSessionView | null | undefined): Reading {
+  const t = c?.transcript;
+  return t?.transcriptReading === true
+    ? 'transcript'
+    : t?.subagentsReading === true
+      ? 'subagents'
+      : unreadOf(c) !== null
+        ? 'unread'
+        : null;
+}
+
+/** Whether `r` is a read still under way (it will complete), not a part never read. */
+export const stillBeingRead = (r: Reading): r is 'transcript' | 'subagents' => r === 'transcript' || r === 'subagents';
+
+/** " +transcript…" / " +subagents…" / " +unread part" (with its leading space), or "" when the figure is whole. */
 export const readingMark = (r: Reading): string =>
-  r === 'transcript' ? ` ${TRANSCRIPT_READING}` : r === 'subagents' ? ` ${SUBAGENTS_READING}` : '';
-/** The mark with its reason: " +transcript… (the rest of its transcript is still being read: a lower bound)". */
-export const readingWhy = (r: Reading): string =>
+  r === 'transcript'
+    ? ` ${TRANSCRIPT_READING}`
+    : r === 'subagents'
+      ? ` ${SUBAGENTS_READING}`
+      : r === 'unread'
+        ? ` ${UNREAD}`
+        : '';
+/**
+ * The mark with its reason: " +transcript… (the rest of its transcript is still being read: a lower bound)",
+ * " +unread part (only the last 64.0 MB of its 185.2 MB transcript is read: a lower bound)".
+ */
+export const readingWhy = (r: Reading, unread?: Unread | null): string =>
   r === 'transcript'
     ? ` ${TRANSCRIPT_READING} (${TRANSCRIPT_READING_WHY})`
     : r === 'subagents'
       ? ` ${SUBAGENTS_READING} (${SUBAGENTS_READING_WHY})`
-      : '';
+      : r === 'unread'
+        ? ` ${UNREAD} (${unread ? unreadText(unread) : 'part of its transcript is never read'}: a lower bound)`
+        : '';
+/** The mark in a list's cell: "+…", "+sub…", "+part", or "". */
+export const readingShort = (r: Reading): string =>
+  r === 'transcript'
+    ? TRANSCRIPT_READING_SHORT
+    : r === 'subagents'
+      ? SUBAGENTS_READING_SHORT
+      : r === 'unread'
+        ? UNREAD_SHORT
+        : '';
 
 /**
  * A list's spend cell, the same on every list (fleet rows, History runs): "$0.42", "$0.42+?" (a model unpriced
  * too), "$0.42+sub…" (subagent files still being read), "$0.42+…" (the rest of the transcript still being read),
- * "unpriced", "…" (nothing yet, still being read), "—". `usd` is null when nothing was priced. `reading` true is
- * subagent files (a fleet row from a sender that says no more).
+ * "$0.42+part" (part of the transcript never read), "unpriced", "…" (nothing yet, still being read), "—". `usd` is
+ * null when nothing was priced. `reading` true is subagent files (a fleet row from a sender that says no more).
  */
 export function spendCell(usd: number | null, unpriced: boolean, reading: Reading | boolean): string {
-  const mark =
-    reading === 'transcript'
-      ? TRANSCRIPT_READING_SHORT
-      : reading === false || reading === null
-        ? ''
-        : SUBAGENTS_READING_SHORT;
-  if (usd === null) return unpriced ? 'unpriced' : reading ? '…' : '—';
-  return `${formatUsd(usd)}${unpriced ? '+?' : ''}${mark}`;
+  const r: Reading = reading === true ? 'subagents' : reading === false ? null : reading;
+  if (usd === null) return unpriced ? 'unpriced' : stillBeingRead(r) ? '…' : '—';
+  return `${formatUsd(usd)}${unpriced ? '+?' : ''}${readingShort(r)}`;
 }
 
 /** Whether a session's subagent files are still being read (the fact behind the subagents' marks). */
@@ -88,10 +144,12 @@ export interface SessionSpend {
   burnPerMin: number | null;
   /** The burn in USD per hour at the session's own mix of models and token kinds; null when unknown. */
   burnUsdPerHour: number | null;
-  /** Its transcript or its subagent files still being read: every figure here is a lower bound. */
+  /** Its transcript or its subagent files still being read, or part of its transcript never read: a lower bound. */
   partial: boolean;
   /** Which of them (readingOf). */
   reading: Reading;
+  /** The part of its transcript never read (unreadOf), null when it is read from its start. */
+  unread: Unread | null;
 }
 
 /** Usage in the timeline's buckets that start on `day` (buckets never straddle a UTC day). */
@@ -164,6 +222,7 @@ export function sessionSpend(
     burnUsdPerHour,
     partial: readingOf(c) !== null,
     reading: readingOf(c),
+    unread: unreadOf(c),
   };
   memo.set(c, { key, prices, spend });
   return spend;
