@@ -87,6 +87,8 @@ function sessionCostJson(c: ClaudeSessionView | undefined, prices: Readonly<Reco
         ...readingJson(readingFlags(c)),
         // The byte the counted part of the transcript starts at (0: read from its start); the rest is never read.
         partial_from: sp.unread?.fromByte ?? 0,
+        // Lines over 4 MB in the transcript and its subagent files, not read: their usage is in no figure.
+        lines_not_read: sp.unread?.longLines ?? 0,
         by_model: byModelJson(f.byModel, sp.estimate),
       },
     // Why the spend cannot be known (its transcript is there but cannot be read): `spend` is then null, not $0.

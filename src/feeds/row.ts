@@ -103,10 +103,10 @@ export interface RowModel {
   /** Which of them: its list cell's mark says ("+…" the transcript, "+sub…" subagent files). */
   costReading?: 'transcript' | 'subagents' | null;
   /**
-   * Part of the session's transcript is never read (store/cost/spend.ts unreadOf): the spend is a lower bound for
-   * good, its cell says "+part". Absent when it is read whole, and from an older sender.
+   * Part of the session's transcript is never read (store/cost/spend.ts unreadOf: the bytes before `fromByte`,
+   * `longLines` lines over 4 MB): the spend is a lower bound for good, its cell says "+part". Absent when it is read whole, and from an older sender.
    */
-  costUnread?: { fromByte: number; size: number };
+  costUnread?: { fromByte: number; size: number; longLines: number };
   /**
    * Why the spend cannot be known (the transcript is there but cannot be read: store/cost/spend.ts spendUnknown):
    * the cell says "—" and the project's total counts the row as not priced, never as $0.
@@ -161,6 +161,7 @@ export const ROW_SCHEMA = z.object({
     .object({
       fromByte: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
       size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      longLines: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     })
     .optional(),
   costUnknown: text(MAX_TEXT).nullable().optional(),

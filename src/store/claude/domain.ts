@@ -911,6 +911,7 @@ export class ClaudeDomain implements Domain {
         transcriptReading: r.behind,
         size: st.size,
         partialFrom: st.partialFrom,
+        longLines: st.longLines + this.subagents.longLines(sid),
         problem: st.problem,
       };
     }

@@ -72,6 +72,11 @@ export interface TranscriptView {
   size: number;
   /** The summary covers bytes from here on; 0 = the whole file. */
   partialFrom: number;
+  /**
+   * Lines over 4 MB not read, in the transcript and its subagent files (transcript-reader.ts MAX_PARSED_LINE): their
+   * usage is in no figure, a lower bound for good. Absent: none.
+   */
+  longLines?: number;
   problem: string | null;
 }
 

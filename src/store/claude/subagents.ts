@@ -170,6 +170,13 @@ export class SubagentSet {
     return this.behindIds.size > 0;
   }
 
+  /** Lines over MAX_PARSED_LINE its subagent files hold (transcript-reader.ts): their usage is in no figure. */
+  get longLines(): number {
+    let n = 0;
+    for (const r of this.readers.values()) n += r.longLines;
+    return n;
+  }
+
   /** Some of the session's subagent files are not read to their end: the figures are a lower bound. */
   get reading(): boolean {
     return this.readOnce ? this.behindIds.size > 0 : this.dirSeen;
@@ -465,6 +472,11 @@ export class SubagentTracker {
 
   summary(sid: string): SubagentsSummary | null {
     return this.sets.get(sid)?.summary() ?? null;
+  }
+
+  /** The session's subagent files' lines too long to read (SubagentSet.longLines). */
+  longLines(sid: string): number {
+    return this.sets.get(sid)?.longLines ?? 0;
   }
 
   /** Calls `fn` with each subagent file's problem line and its session, over every followed session. */

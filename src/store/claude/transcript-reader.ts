@@ -4,7 +4,8 @@
  * bytes, not with the file (transcripts reach many MB; one-prompt sessions are
  * already ~143 KB because of 40–60 KB request-shape lines). A replaced or
  * truncated file starts over. The first read of a huge file starts at its last
- * FULL_READ_MAX bytes and says so (`partialFrom`).
+ * FULL_READ_MAX bytes and says so (`partialFrom`). A line over MAX_PARSED_LINE is not read either, and counted
+ * (`longLines`): its usage is missing from every figure, which is said, never dropped in silence.
  */
 import { formatBytes, readRangeSync } from '../../io/safe-fs/index.js';
 import { FactsBuilder, type TranscriptFacts } from './transcript-facts.js';
@@ -17,8 +18,15 @@ const TAIL_BYTES = 4096;
 export const STEP_BYTES = 1024 * 1024;
 /** A first read of a bigger file starts this far from its end. */
 export const FULL_READ_MAX = 64 * 1024 * 1024;
-/** Lines longer than this are skipped without parsing (no fact lives in them). */
+/**
+ * Lines longer than this are skipped without parsing: no line Claude Code writes with a response's usage comes near
+ * it, but one that does would hold the whole process's memory while it is read; each is counted (`longLines`).
+ */
 export const MAX_PARSED_LINE = 4 * 1024 * 1024;
+
+/** "2 transcript lines over 4.0 MB not read: the figure may be low": said of a reader that skipped such lines. */
+export const longLinesText = (n: number): string =>
+  `${n} transcript line${n === 1 ? '' : 's'} over ${formatBytes(MAX_PARSED_LINE)} not read: the figure may be low`;
 /**
  * Line types that are big (10–60 KB each) and carry nothing we show. Their type sits in the
  * first ~120 bytes (2.1.332), so a byte search there skips them without decoding or parsing.
@@ -63,6 +71,8 @@ export interface ReaderState<F = TranscriptFacts> {
   /** The summary covers bytes from here on (0 = the whole file). */
   partialFrom: number;
   badLines: number;
+  /** Lines over MAX_PARSED_LINE skipped (a type we skip anyway is not counted). */
+  longLines: number;
   problem: string | null;
 }
 
@@ -78,6 +88,7 @@ export class TranscriptReader<F = TranscriptFacts> {
   private size = 0;
   private partialFrom = 0;
   private badLines = 0;
+  private longLineCount = 0;
   private problem: string | null = null;
   /** Bytes of a line whose end has not arrived in the bytes read so far. */
   private carry: Buffer | null = null;
@@ -136,17 +147,32 @@ export class TranscriptReader<F = TranscriptFacts> {
   get nextOffset(): number {
     return this.offset;
   }
-  /** The read's problem (the file, its lines) and the folder's (what a line holds), one line. */
+  /** Lines over MAX_PARSED_LINE not read since the read (re)started: their usage is in no figure. */
+  get longLines(): number {
+    return this.longLineCount;
+  }
+  /** The read's problem (the file, its lines), the lines too long to read, and the folder's (what a line holds). */
   get problemText(): string | null {
     const folder = this.builder?.problem ?? null;
-    if (folder === null) return this.problem;
-    if (this.problem === null) return folder;
+    const read = this.readProblem();
+    if (folder === null) return read;
+    if (read === null) return folder;
     // Joined once per change: the domain asks every reader at each publish and compares the strings.
-    if (this.joined?.read !== this.problem || this.joined.folder !== folder)
-      this.joined = { read: this.problem, folder, text: `${this.problem}; ${folder}` };
+    if (this.joined?.read !== read || this.joined.folder !== folder)
+      this.joined = { read, folder, text: `${read}; ${folder}` };
     return this.joined.text;
   }
   private joined: { read: string; folder: string; text: string } | null = null;
+  /** The read's own problem and the long lines, joined once per change (as problemText). */
+  private readProblem(): string | null {
+    if (this.longLineCount === 0) return this.problem;
+    const long = longLinesText(this.longLineCount);
+    if (this.problem === null) return long;
+    if (this.joinedLong?.read !== this.problem || this.joinedLong.long !== long)
+      this.joinedLong = { read: this.problem, long, text: `${this.problem}; ${long}` };
+    return this.joinedLong.text;
+  }
+  private joinedLong: { read: string; long: string; text: string } | null = null;
   /** Nothing read yet: no file, or an empty one. */
   get nothingRead(): boolean {
     return this.size === 0 && this.offset === 0;
@@ -159,6 +185,7 @@ export class TranscriptReader<F = TranscriptFacts> {
       size: this.size,
       partialFrom: this.partialFrom,
       badLines: this.badLines,
+      longLines: this.longLineCount,
       problem: this.problemText,
     };
   }
@@ -213,6 +240,7 @@ export class TranscriptReader<F = TranscriptFacts> {
       this.partialFrom = r.from;
       this.carry = null;
       this.badLines = 0;
+      this.longLineCount = 0;
       this.problem = null;
       this.sawLineEnd = false;
       // Started mid-file: the first piece is the end of a line we never saw whole.
@@ -238,6 +266,8 @@ export class TranscriptReader<F = TranscriptFacts> {
     const read = this.size - this.partialFrom;
     const where = this.partialFrom > 0 ? `last ${formatBytes(read)} of ${formatBytes(this.size)}` : formatBytes(read);
     this.problem = `has no line end in its ${where}: not a transcript that can be read`;
+    // No line at all: the bytes skipped as "one long line" are that, said once.
+    this.longLineCount = 0;
     this.version += 1;
   }
 
@@ -287,7 +317,12 @@ export class TranscriptReader<F = TranscriptFacts> {
       return;
     }
     if (carried > MAX_PARSED_LINE) {
-      // A huge line: drop what we have and skip to its end without buffering it.
+      // A huge line: drop what we have and skip to its end without buffering it. Counted unless its head (in the
+      // carry: a line that starts in this step was looked at above) names a type we skip anyway.
+      if (!this.carry || !skipped(this.carry)) {
+        this.longLineCount += 1;
+        this.version += 1;
+      }
       this.offset += carried;
       this.carry = null;
       this.skippingLongLine = true;

@@ -11,6 +11,7 @@ import type { ClaudeSessionView, ClaudeSnapshot } from '../claude/model.js';
 import { estimate, formatUsd, type Estimate, type ModelPrice } from '../claude/prices.js';
 import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
+import { longLinesText } from '../claude/transcript-reader.js';
 
 export const DAY_MS = 24 * 3600_000;
 
@@ -39,22 +40,37 @@ export const TRANSCRIPT_READING_SHORT = '+…';
 export const UNREAD = '+unread part';
 export const UNREAD_SHORT = '+part';
 
-/** The part of a session's transcript never read: the bytes before `fromByte` (0: read from its start). */
+/**
+ * The part of a session's transcript never read: the bytes before `fromByte` (0: read from its start) and
+ * `longLines` lines over 4 MB (its subagent files' too).
+ */
 export interface Unread {
   fromByte: number;
   /** The transcript's size when last read. */
   size: number;
+  longLines: number;
 }
 
 /** What of the session's transcript is never read (its figures are a lower bound for good), or null. */
 export function unreadOf(c: ClaudeSessionView | null | undefined): Unread | null {
   const t = c?.transcript;
-  return t && t.partialFrom > 0 ? { fromByte: t.partialFrom, size: t.size } : null;
+  const longLines = t?.longLines ?? 0;
+  return t && (t.partialFrom > 0 || longLines > 0) ? { fromByte: t.partialFrom, size: t.size, longLines } : null;
 }
 
-/** "only the last 64.0 MB of its 185.2 MB transcript is read": what was left out, in the user's words. */
+/**
+ * "only the last 64.0 MB of its 185.2 MB transcript is read", "2 transcript lines over 4.0 MB not read", or both:
+ * what was left out, in the user's words.
+ */
 export const unreadText = (u: Unread): string =>
-  `only the last ${formatBytes(u.size - u.fromByte)} of its ${formatBytes(u.size)} transcript is read`;
+  [
+    u.fromByte > 0
+      ? `only the last ${formatBytes(u.size - u.fromByte)} of its ${formatBytes(u.size)} transcript is read`
+      : '',
+    u.longLines > 0 ? longLinesText(u.longLines).replace(/: the figure may be low$/, '') : '',
+  ]
+    .filter(Boolean)
+    .join(', and ');
 
 /**
  * Why a session's figures are a lower bound: the rest of its own transcript or its subagent files are still being
