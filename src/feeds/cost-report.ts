@@ -7,7 +7,7 @@
  * their burn rates, the plan quota, the wait daemon, the budget guard).
  */
 import type { ClaudeSessionView } from '../store/claude/model.js';
-import { PRICE_SOURCE, type Estimate } from '../store/claude/prices.js';
+import { modelShare, PRICE_SOURCE, type Estimate } from '../store/claude/prices.js';
 import type { UsageByModel } from '../store/claude/usage.js';
 import { nextRunMs } from '../store/claude/native-loops.js';
 import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
@@ -51,9 +51,10 @@ const readingJson = (r: Readonly<ReadingFlags>) => ({
   lower_bound: r.subagents || r.transcript || r.unread,
 });
 
-function byModelJson(by: UsageByModel, e: Estimate) {
+function byModelJson(by: UsageByModel, e: Estimate, prices: Readonly<Record<string, ModelPrice>>) {
   return [...by.entries()].map(([model, u]) => {
-    const p = e.priced.find((x) => x.model === model);
+    // As the session detail says it (modelShare): "unpriced" here is in `unpriced_models` too.
+    const p = modelShare(model, e, prices);
     return {
       model,
       responses: u.responses,
@@ -89,7 +90,7 @@ function sessionCostJson(c: ClaudeSessionView | undefined, prices: Readonly<Reco
         partial_from: sp.unread?.fromByte ?? 0,
         // Lines over 4 MB in the transcript and its subagent files, not read: their usage is in no figure.
         lines_not_read: sp.unread?.longLines ?? 0,
-        by_model: byModelJson(f.byModel, sp.estimate),
+        by_model: byModelJson(f.byModel, sp.estimate, prices),
       },
     // Why the spend cannot be known (its transcript is there but cannot be read): `spend` is then null, not $0.
     spend_unknown: spendUnknown(c),

@@ -6,7 +6,16 @@
  */
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { nextRunMs } from '../../store/claude/native-loops.js';
-import { estimateText, formatUsd, formatUsdEst, type ModelPrice } from '../../store/claude/prices.js';
+import {
+  estimateText,
+  formatUsd,
+  formatUsdEst,
+  modelShare,
+  splitModelKey,
+  SYNTHETIC_MODEL,
+  SYNTHETIC_WORDS,
+  type ModelPrice,
+} from '../../store/claude/prices.js';
 import { competingStopHooks, rateLimitFor, type RateLimitNote } from '../../store/cost/loops.js';
 import type { QuotaSnapshot } from '../../store/cost/quota-domain.js';
 import { limitedUntilWords } from '../../store/cost/plan-hold.js';
@@ -58,9 +67,15 @@ export function costLines(
   const reading = readingWhy(sp.reading, sp.unread);
   out.push({ text: `  cost ${estimateText(sp.estimate)}${reading}${burn}`, tone: sp.partial ? 'warn' : undefined });
   for (const [model, u] of f.byModel) {
-    const p = sp.estimate.priced.find((x) => x.model === model);
+    const p = modelShare(model, sp.estimate, prices);
+    const price =
+      splitModelKey(model).id === SYNTHETIC_MODEL
+        ? `$0 (${SYNTHETIC_WORDS})`
+        : p
+          ? `${formatUsdEst(p.usd)} (${p.source} price)`
+          : 'unpriced: add it under "prices" in the config file';
     out.push({
-      text: `    ${model}: ${n(u.responses)} responses · ${k(u.input + u.output + u.cacheRead + u.cacheWrite)} tokens · ${p ? `${formatUsdEst(p.usd)} (${p.source} price)` : 'unpriced: add it under "prices" in the config file'}`,
+      text: `    ${model}: ${n(u.responses)} responses · ${k(u.input + u.output + u.cacheRead + u.cacheWrite)} tokens · ${price}`,
       tone: p ? 'dim' : 'warn',
     });
   }

@@ -16,6 +16,16 @@
  */
 import { FAST_SUFFIX, UNNAMED_MODEL, US_SUFFIX, type ModelUsage, type UsagePart } from './usage.js';
 
+/**
+ * The model Claude Code 2.1.332 names on a message it made itself, with no API call (an API error or an interrupted
+ * turn written as Claude's reply; its usage is all zeros): it costs nothing, so it is never "unpriced" and asks for
+ * no price.
+ */
+export const SYNTHETIC_MODEL = '<synthetic>';
+const NO_API_CALL: ModelPrice = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+/** Said of it where a model's price is said. */
+export const SYNTHETIC_WORDS = "Claude Code's own message, no API call";
+
 /** Where the built-in table comes from, in words (shown beside every estimate's source). */
 export const PRICE_SOURCE = "Claude Code 2.1.332's model catalog (read from the CLI, 2026-12-01)";
 
@@ -163,6 +173,7 @@ export function priceFor(
 ): PricedModel | null {
   if (!model || model === UNNAMED_MODEL) return null;
   const { id, fast } = splitModelKey(model);
+  if (id === SYNTHETIC_MODEL) return { model: id, price: NO_API_CALL, source: 'built-in' };
   const name = fast ? `${id}${FAST_SUFFIX}` : id;
   const mine = overrides ? configured(name, overrides) : null;
   if (mine) return { model: name, price: mine, source: 'config' };
@@ -230,6 +241,23 @@ export function estimate(
     out.priced.push({ model, usd, source: p.source, tokens });
   }
   return out;
+}
+
+/**
+ * One model's part of `e` for a per-model list (the session detail, `--json`'s by_model), or null when it has no
+ * price. A model with no tokens is in neither of the estimate's lists: its price decides, $0 when it has one (a
+ * `<synthetic>` message, a response with an empty usage), so the list never calls a priced model "unpriced".
+ */
+export function modelShare(
+  model: string,
+  e: Estimate,
+  overrides: Readonly<Record<string, ModelPrice>> | undefined,
+): { usd: number; source: 'config' | 'built-in' } | null {
+  const p = e.priced.find((x) => x.model === model);
+  if (p) return p;
+  if (e.unpriced.some((x) => x.model === model)) return null;
+  const q = priceFor(model, overrides);
+  return q ? { usd: 0, source: q.source } : null;
 }
 
 /** Tokens × price of a plain token count (one model, 5-minute cache writes). */
