@@ -153,7 +153,7 @@ describe('m: a note to the session through its inbox socket', () => {
  * A loop whose Claude (registered in the directory `inProject` names) is gone, a stand-in claude configured as
  * answers.claudeCommand, and a private tmux server whose socket is $TMUX.
  */
-async function resumeScene(inProject: (projectDir: string) => string) {
+async function resumeScene(inProject: (projectDir: string) => string, claudeCommand?: string) {
   const { p, cfg, mount } = scene();
   const dir = inProject(p.dir);
   writeRegistry(cfg, DEAD_PID, S, { status: 'busy', cwd: dir, procStart: '1' });
@@ -179,7 +179,10 @@ setInterval(() => {}, 1000);
   fs.writeFileSync(
     path.join(xdg, 'omc-top', 'config.json'),
     JSON.stringify({
-      answers: { claudeCommand: `env FAKE_CFG=${cfg} FAKE_DOMAIN='${ownPidDomain()}' ${process.execPath} ${fake}` },
+      answers: {
+        claudeCommand:
+          claudeCommand ?? `env FAKE_CFG=${cfg} FAKE_DOMAIN='${ownPidDomain()}' ${process.execPath} ${fake}`,
+      },
     }),
   );
   const sock = path.join(p.dir, 'tmux.sock');
@@ -234,6 +237,28 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose 
     await a.waitForText(/✓ resumed: pid \d+ registered for session 88727f43/);
     const windows = tmux('list-windows', '-F', '#{window_name}\t#{pane_current_path}').stdout;
     expect(windows).toContain(`resume-88727f43\t${fs.realpathSync(dir)}`);
+  });
+  it('a window that closes at once (its claude not found) is said at once, with its exit status and what it ran; it is not pointed to', async () => {
+    const { mount, tmux } = await resumeScene((dir) => dir, 'omc-top-no-such-claude');
+    const a = mount();
+    await a.ready;
+    await a.waitForText(/r resume/);
+    await a.step('r');
+    await a.waitForText(`Resume session 88727f43 in a new tmux window?`);
+    await a.step('y');
+    // Seconds, not the 2 minutes a window that stays open without a registration is given.
+    await a.waitForText(/✗ resume: the window closed \(exit 127: omc-top-no-such-claude not found\?\)/);
+    // The whole message, in the message log (its lines joined where they wrap).
+    a.send('M');
+    const log = () => a.lines().join(' ');
+    await waitFor(() => /it said: .*omc-top-no-such-claude.*not found/.test(log()), {
+      timeoutMs: 20_000,
+      what: 'what the window said',
+    });
+    expect(log()).toMatch(/it ran: omc-top-no-such-claude --resume 88727f43-cac5-4a42-a0b2-95e28cf65511 'Continue/);
+    expect(log()).not.toMatch(/see its window/);
+    // The dead window was closed: nothing is left that says only "Pane is dead".
+    expect(tmux('list-windows', '-F', '#{window_name}').stdout).not.toContain('resume-88727f43');
   });
 });
 

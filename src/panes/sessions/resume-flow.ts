@@ -1,14 +1,18 @@
 /**
  * r on a session whose Claude process is gone: what OMC would do if it were resumed (the verdict engine), then,
  * once confirmed, `claude --resume <session>` in a new tmux window in the session's directory. Resumed ✓ is said
- * when the new process registers under the session's id (the row then follows it).
+ * when the new process registers under the session's id (the row then follows it); a window that closes before that
+ * (claude not found, a session it cannot resume) is said at once, with its exit status and last line.
  */
 import { loadConfig } from '../../config/config-file.js';
 import { activeLoop } from '../../store/claude/attention.js';
 import { cleanLine } from '../../io/sanitize.js';
 import {
   executeResume,
+  exitWords,
   planResume,
+  releaseResumeWindow,
+  resumeWindowEnd,
   resumeLoad,
   resumeLoadLine,
   resumeVerdict,
@@ -21,6 +25,8 @@ import type { AppActions } from '../../kit/pane.js';
 
 /** How long the new process is waited for before the watch gives up. */
 export const RESUME_WATCH_MS = 120_000;
+/** How often the window is looked at meanwhile (one tmux call, not blocking). */
+export const RESUME_LOOK_MS = 1_000;
 
 /** Why r does nothing for this session now, or null. */
 export function resumeUnavailable(store: OmcStore, s: SessionView): string | null {
@@ -84,24 +90,77 @@ export function requestResume(
         return;
       }
       app.flash(r.message, 'info');
-      const old = proc?.pid ?? null;
-      let stop: () => void = () => undefined;
-      const timer = setTimeout(() => {
-        stop();
-        app.flash(
-          `resume: no new Claude process registered for ${s.id.slice(0, 8)} within 2 min (see its window)`,
-          'error',
-        );
-      }, RESUME_WATCH_MS);
-      timer.unref?.();
-      const check = () => {
-        const p = store.claude.getSnapshot().bySession.get(s.id)?.process;
-        if (!p || p.pid === old || p.status === 'gone') return;
-        stop();
-        clearTimeout(timer);
-        app.flash(`resumed: pid ${p.pid} registered for session ${s.id.slice(0, 8)} (the row follows it)`, 'success');
-      };
-      stop = store.claude.subscribe(check);
+      watchResume(store, app, s.id, proc?.pid ?? null, { socket: plan.socket, command: plan.command, ...r });
     },
   });
 }
+
+/**
+ * Follows a resume until its Claude registers (✓), its window closes first (✗ at once, with its exit status and the
+ * last line it wrote: the window is gone, so it is not pointed to), or RESUME_WATCH_MS pass with the window open and
+ * no registration (✗, pointing to that window, which is still there).
+ */
+function watchResume(
+  store: OmcStore,
+  app: AppActions,
+  sid: string,
+  old: number | null,
+  w: { socket: string; command: string; window: string | null; pane: string | null },
+): void {
+  const short = sid.slice(0, 8);
+  let done = false;
+  let unsubscribe: () => void = () => undefined;
+  const finish = (text: string, tone: 'success' | 'error') => {
+    if (done) return;
+    done = true;
+    unsubscribe();
+    clearTimeout(limit);
+    clearInterval(looks);
+    app.flash(text, tone);
+  };
+  const registered = (): boolean => {
+    const p = store.claude.getSnapshot().bySession.get(sid)?.process;
+    if (!p || p.pid === old || p.status === 'gone') return false;
+    finish(`resumed: pid ${p.pid} registered for session ${short} (the row follows it)`, 'success');
+    if (w.pane !== null) releaseResumeWindow(w.socket, w.pane);
+    return true;
+  };
+  const closed = (end: { status: number | null; lastLine: string | null }) => {
+    // A Claude that registered and then ended is a resume that worked: the registry says so first.
+    if (done || registered()) return;
+    const said = end.lastLine ? `; it said: ${end.lastLine}` : '';
+    finish(
+      `resume: the window closed (${exitWords(end.status, w.command)}) before a Claude process registered for ${short}; it ran: ${cleanLine(w.command)}${said}`,
+      'error',
+    );
+  };
+  // Past the limit, the next look that finds the window open says so: a window that closed meanwhile is said as
+  // closed, never pointed to.
+  let expired = false;
+  let looking = false;
+  const look = () => {
+    if (looking || done) return;
+    if (w.pane === null) {
+      if (expired) finish(timedOut(short, null), 'error');
+      return;
+    }
+    looking = true;
+    resumeWindowEnd(w.socket, w.pane, (end) => {
+      looking = false;
+      if (end) closed(end);
+      else if (expired) finish(timedOut(short, w.window), 'error');
+    });
+  };
+  const looks = setInterval(look, RESUME_LOOK_MS);
+  looks.unref?.();
+  const limit = setTimeout(() => {
+    expired = true;
+    look();
+  }, RESUME_WATCH_MS);
+  limit.unref?.();
+  unsubscribe = store.claude.subscribe(() => void registered());
+}
+
+/** The words of a resume whose window is still open at the limit, pointing to that window. */
+const timedOut = (short: string, window: string | null): string =>
+  `resume: no new Claude process registered for ${short} within 2 min (see its window${window ? ` ${window}` : ''})`;

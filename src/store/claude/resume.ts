@@ -8,7 +8,7 @@
  * else a session that loaded OMC from a checkout comes back without it); when omc-top never read that process's
  * command line, every surface says the resumed Claude may not load OMC instead of promising the loop goes on.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
@@ -16,6 +16,7 @@ import type { SessionView } from '../sessions/model.js';
 import type { LaunchRecord } from './launch-flags.js';
 import type { ProcessView } from './model.js';
 import { tmuxLiteral } from '../../io/tmux-literal.js';
+import { SYNC_KILL } from '../../io/child-end.js';
 
 /** The first prompt of the resumed session: plain words (a mode's name would be OMC's keyword and restart it). */
 export const RESUME_PROMPT = 'Continue where you left off.';
@@ -126,19 +127,107 @@ export function planResume(
       '-n',
       tmuxLiteral(name),
       command,
+      // In the same command list, so before the command can end: a command that fails (claude not found, a session
+      // it cannot resume) leaves its pane dead instead of closing the window, and its exit status and last words can
+      // be read (resumeWindowEnd). One that ends well closes its window as any other.
+      ';',
+      'set-option',
+      '-w',
+      'remain-on-exit',
+      'failed',
     ],
   };
 }
 
-export function executeResume(plan: ResumePlan): { ok: boolean; message: string; pane: string | null } {
-  if (!plan.ok) return { ok: false, message: plan.reason, pane: null };
-  const r = spawnSync('tmux', plan.argv, { encoding: 'utf8', timeout: 5000 });
-  if (r.status !== 0)
-    return { ok: false, message: `tmux said: ${cleanLine((r.stderr ?? '').trim()) || `exit ${r.status}`}`, pane: null };
+export function executeResume(plan: ResumePlan): {
+  ok: boolean;
+  message: string;
+  window: string | null;
+  pane: string | null;
+} {
+  if (!plan.ok) return { ok: false, message: plan.reason, window: null, pane: null };
+  const r = spawnSync('tmux', plan.argv, { encoding: 'utf8', timeout: 5000, killSignal: SYNC_KILL });
   const [win, pane] = (r.stdout ?? '').trim().split(' ');
+  // The window's ids printed: it opened, even if a tmux too old for remain-on-exit "failed" refused the option.
+  if (!win?.startsWith('@') || !pane?.startsWith('%'))
+    return {
+      ok: false,
+      message: `tmux said: ${cleanLine((r.stderr ?? '').trim()) || `exit ${r.status}`}`,
+      window: null,
+      pane: null,
+    };
   return {
     ok: true,
-    message: `resuming in tmux window ${win ?? '?'} (${cleanLine(plan.command)}); the row follows the new process`,
-    pane: pane ?? null,
+    message: `resuming in tmux window ${win} (${cleanLine(plan.command)}); the row follows the new process`,
+    window: win,
+    pane,
   };
+}
+
+/** How a resume's window ended: the command's exit status (null: not known) and the last line it wrote. */
+export interface ResumeWindowEnd {
+  status: number | null;
+  lastLine: string | null;
+}
+
+/** How long one look at the window may take (tmux answers in milliseconds; a stuck server is not waited for). */
+const LOOK_MS = 3000;
+
+/** One tmux command on the resume's server, without blocking, bounded; `done(null)` when it failed or timed out. */
+function tmuxOnce(socket: string, args: string[], done: (out: string | null, err: string) => void): void {
+  try {
+    execFile(
+      'tmux',
+      ['-S', socket, ...args],
+      { encoding: 'utf8', timeout: LOOK_MS, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024 },
+      (e, stdout, stderr) => done(e ? null : stdout, `${stderr ?? ''}`),
+    );
+  } catch (e) {
+    done(null, String(e));
+  }
+}
+
+/**
+ * Looks once at the resume's pane: `done(null)` while its command runs (or when tmux could not be asked); its end
+ * otherwise. A failed command's pane stays (remain-on-exit failed): its status and last line are read, then its
+ * window is closed, so nothing points the user to a window that only says "Pane is dead". A pane tmux no longer
+ * knows (its command ended well, or the user closed it; the server gone) ended with a status not known.
+ */
+export function resumeWindowEnd(socket: string, pane: string, done: (end: ResumeWindowEnd | null) => void): void {
+  tmuxOnce(socket, ['list-panes', '-t', pane, '-F', '#{pane_dead} #{pane_dead_status}'], (out, err) => {
+    if (out === null) {
+      done(/can't find|no server running|error connecting/i.test(err) ? { status: null, lastLine: null } : null);
+      return;
+    }
+    const [dead, status] = out.trim().split(' ');
+    if (dead !== '1') {
+      done(null);
+      return;
+    }
+    // From the history's start too: a new window is resized as it opens, and its first lines may be above the screen.
+    tmuxOnce(socket, ['capture-pane', '-p', '-J', '-S', '-200', '-t', pane], (text) => {
+      const lines = (text ?? '').split('\n').map((l) => cleanLine(l).trim());
+      const said = lines.filter((l) => l !== '' && !/^Pane is dead/.test(l));
+      tmuxOnce(socket, ['kill-window', '-t', pane], () =>
+        done({ status: status && /^\d+$/.test(status) ? Number(status) : null, lastLine: said.at(-1) ?? null }),
+      );
+    });
+  });
+}
+
+/**
+ * Once its Claude registered, the resume's window is one like any other: its pane closes when the command ends,
+ * however it ends (remain-on-exit was only there to read a failed start). Not waited for; a failure changes nothing.
+ */
+export function releaseResumeWindow(socket: string, pane: string): void {
+  tmuxOnce(socket, ['set-option', '-w', '-u', '-t', pane, 'remain-on-exit'], () => undefined);
+}
+
+/** "exit 127: claude not found?": the status in words, with what a shell's own codes usually mean. */
+export function exitWords(status: number | null, command: string): string {
+  if (status === null) return 'it ended';
+  const program = command.trim().split(/\s+/)[0] ?? 'the command';
+  if (status === 127) return `exit 127: ${program} not found?`;
+  if (status === 126) return `exit 126: ${program} not executable?`;
+  return `exit ${status}`;
 }
