@@ -68,3 +68,39 @@ describe('notifications in the full-screen app', () => {
     expect(out.lastIndexOf('\x1b[23;0t')).toBeGreaterThan(out.lastIndexOf('\x1b]2;'));
   });
 });
+
+describe('a loop that finishes at its max, on the message line', () => {
+  it('one write from 2/3 active to 3/3 complete says "ralph: loop finished", never "OMC extends it"', async ({
+    emptyProject: p,
+    pty,
+  }) => {
+    const S = 'a6666666-1111-4222-8333-444444444444';
+    const file = path.join(p.root, 'state', 'sessions', S, 'ralph-state.json');
+    const t0 = new Date().toISOString();
+    const live = { active: true, iteration: 2, max_iterations: 3, started_at: t0, last_checked_at: t0, session_id: S };
+    writeOmcJson(file, live);
+    const h = pty({ cwd: p.dir, cols: 100, rows: 24, env: { TMUX: undefined, TMUX_PANE: undefined } });
+    await h.waitForText('ralph 2/3');
+    await h.waitForText(/ live\s*$/m, 30_000);
+    // The attention layer's first picture is taken once the title is set (it says the count from then on).
+    const titles = () => [...(h?.output ?? '').matchAll(/\x1b\]2;([^\x07]*)\x07/g)].map((m) => m[1]);
+    await waitFor(() => titles().includes(`omc-top ${path.basename(p.dir)}`), {
+      timeoutMs: 20_000,
+      what: `the title (${JSON.stringify(titles())})`,
+    });
+    const now = new Date().toISOString();
+    writeOmcJson(file, {
+      ...live,
+      iteration: 3,
+      active: false,
+      current_phase: 'complete',
+      completed_at: now,
+      last_checked_at: now,
+    });
+    await h.waitForText('ralph: loop finished', 20_000);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+    expect(h.output).not.toContain('max reached');
+    expect(h.output).not.toContain('extends it');
+  });
+});

@@ -257,7 +257,8 @@ export const KINDS: readonly TransitionKind[] = [
           path: m.path,
           iteration: m.iteration,
           max: m.max,
-          news: ours ? null : maxNews(s, m),
+          // A loop no longer active (finished, cancelled, stopped) reaches no max: its news is the mode's own.
+          news: ours || !m.active ? null : maxNews(s, m),
         }),
       ]);
     }
