@@ -43,6 +43,8 @@ export const NEWS_REASONS = [
   // OMC 4.4's hook lets the agent stop at ralph's max; 5.5's (and 4.15's) extends it and goes on (feeds/attention).
   'max iterations reached',
   'max reached, OMC extends it (+10)',
+  // …unless OMC's hard max is reached too: its hook switches the loop off (store/hard-max.ts).
+  'max reached, OMC switches it off (hard max)',
   'max extended by OMC',
 ] as const;
 export const REASONS = [

@@ -31,6 +31,7 @@ import { PrdDomain } from './prd/domain.js';
 import type { PrdRules } from './prd/count.js';
 import { OMC_RECHECK_MS, OmcRecheck, type OmcRecheckTicker } from './omc-recheck.js';
 import { HookEnv, type HookSetting, type LiveClaude } from './claude/hook-env.js';
+import { HardMaxConfig } from './hard-max.js';
 import type { ClaudeSnapshot } from './claude/model.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import { type OmcInstall, type OmcReadMemo } from './omc-install.js';
@@ -323,6 +324,11 @@ export class OmcStore {
       ...common,
       omc: opts.omc,
       home: opts.home ?? null,
+      // ralph's hard max as the hooks find it: their security config files, OMC_SECURITY as they get it.
+      hardMax: new HardMaxConfig({
+        security: () => this.hookEnv.get('OMC_SECURITY'),
+        home: opts.home ?? null,
+      }),
       projectDir: this.projectDir,
       ...opts.sessions,
     });
@@ -500,7 +506,10 @@ export class OmcStore {
 
   private refreshHookEnv(): void {
     if (this.closed) return;
-    if (!this.hookEnv.refresh()) return;
+    const changed = this.hookEnv.refresh();
+    // ralph's hard max: its files live outside the root (looked at here, not watched), OMC_SECURITY in this env.
+    this.sessions.lookAtHardMax();
+    if (!changed) return;
     if (this.readStarted.has(this.runs)) this.runs.hookEnvChanged();
     // Only when what the hooks get changed (the refresh is a few stats at rest): whether OMC_STATE_DIR did too.
     const setting = stateDirSettingKey(this.hookEnv.get('OMC_STATE_DIR'));

@@ -30,6 +30,8 @@ const modeArb = fc.record({
   max: fc.option(fc.constantFrom(0, 3, 5), { nil: null }),
   // Written before or after the recorded cancels (at 5), or not known.
   writtenMs: fc.constantFrom(null, 1, 10),
+  // The verdict's rule: at the max, OMC's hard max (`hard-max`) changes the max news.
+  verdict: fc.record({ rule: fc.constantFrom('iteration', 'extend', 'hard-max'), detail: fc.constant('') }),
 });
 
 const viewArb = (id: string) =>

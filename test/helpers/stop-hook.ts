@@ -31,6 +31,8 @@ export interface HookRun {
   sessionId: string;
   home: string;
   now: number;
+  /** More of the environment Claude gives its hooks (OMC_SECURITY…); spawnStopHook only. */
+  env?: Record<string, string>;
 }
 
 /** The environment Claude Code gives a plugin hook (plus OMC_NOTIFY=0: no notifications leave the box). */
@@ -59,6 +61,7 @@ export function stopPayload(r: HookRun): string {
 export function spawnStopHook(version: HookVersion, r: HookRun): string {
   const env = {
     ...hookEnv(version, r.home),
+    ...r.env,
     NODE_OPTIONS: `--import=${path.join(RUNNER_DIR, 'freeze-clock.mjs')}`,
     OMC_TOP_FROZEN_NOW: String(r.now),
   };

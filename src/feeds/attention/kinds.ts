@@ -12,7 +12,7 @@ import type { CancelRecordsSnapshot } from '../../store/cancel/cancel-records.js
 import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model.js';
 import { askingProcess } from '../../store/claude/asker.js';
 import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
-import { RALPH_EXTENDS_AT_MAX, RALPH_EXTENSION } from '../../store/verdict/types.js';
+import { HARD_MAX_NEWS, HARD_MAX_RULE, RALPH_EXTENDS_AT_MAX, RALPH_EXTENSION } from '../../store/verdict/types.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
@@ -181,13 +181,18 @@ const maxReached = (iteration: number | null, max: number | null) =>
 const extendsAtMax = (s: SessionView, m: ModeView): boolean =>
   m.mode === 'ralph' && RALPH_EXTENDS_AT_MAX.includes(s.verdict?.rules ?? s.omc?.rules ?? '');
 
-/** Reaching the max, in the words of the book that judges the session: an end under 4.4, an extension under 5.5. */
+/**
+ * Reaching the max, in the words of the book that judges the session: an end under 4.4, an extension under 5.5 —
+ * unless OMC's hard max is reached too, where its hook switches the loop off instead (the verdict's `hard-max`).
+ */
 const maxNews = (s: SessionView, m: ModeView): string | null =>
   !maxReached(m.iteration, m.max)
     ? null
-    : extendsAtMax(s, m)
-      ? `max reached, OMC extends it (+${RALPH_EXTENSION})`
-      : 'max iterations reached';
+    : m.verdict.rule === HARD_MAX_RULE
+      ? HARD_MAX_NEWS
+      : extendsAtMax(s, m)
+        ? `max reached, OMC extends it (+${RALPH_EXTENSION})`
+        : 'max iterations reached';
 
 export const KINDS: readonly TransitionKind[] = [
   sessionKind('session', {}, (s) => {

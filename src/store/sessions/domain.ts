@@ -21,6 +21,7 @@ import { EMPTY_SESSIONS, signalUntilMs, type SessionView, type SessionsSnapshot 
 import { MODE_ORDER, SIGNAL_FILE, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
+import type { HardMaxConfig } from '../hard-max.js';
 import { rootAbsence } from '../../io/watch/root-presence.js';
 import { rootAbsentWords } from '../../io/watch/tree-watcher.js';
 
@@ -80,6 +81,8 @@ export interface SessionsDomainOptions {
   home?: string | null;
   /** flock is installed (4.15's cancel-signal check needs it); default: looked up once. */
   flock?: boolean;
+  /** OMC's hard max for ralph as its hooks find it (store/hard-max.ts); absent: none. */
+  hardMax?: HardMaxConfig | null;
   /** Where the hooks run when a session does not say (its session-started.json cwd). */
   projectDir?: string | null;
   /** During the sliced first read, publish at most once per this much CPU time (ms; tests pass 0 to see every step). */
@@ -102,6 +105,7 @@ export class SessionsDomain implements Domain {
   private readonly projectDir: string;
   private readonly home: string | null;
   private readonly flock: boolean;
+  private readonly hardMax: HardMaxConfig | null;
   /** Installs found for single sessions (their Claude process's --plugin-dir), by session id. */
   private sessionInstalls = new Map<string, OmcInstall>();
   /** What each session's transcript says of its next Stop payload. */
@@ -150,6 +154,7 @@ export class SessionsDomain implements Domain {
     this.projectDir = opts.projectDir ?? path.dirname(this.root);
     this.home = opts.home ?? null;
     this.flock = opts.flock ?? flockInstalled();
+    this.hardMax = opts.hardMax ?? null;
     this.stepPublishMs = opts.stepPublishMs ?? STEP_PUBLISH_MS;
     this.firstStepMinRows = opts.firstStepMinRows ?? FIRST_STEP_MIN_ROWS;
     this.recs = new FileRecords(
@@ -362,7 +367,16 @@ export class SessionsDomain implements Domain {
    */
   watchLeaves: ((rel: string) => boolean) | null = null;
 
+  /** OMC's hard max looked at again (its config files, OMC_SECURITY): every session judged again when it moved. */
+  lookAtHardMax(): void {
+    if (!this.hardMax?.refresh()) return;
+    for (const key of this.views.keys()) this.dirty.add(key);
+    this.publish();
+  }
+
   scan(): void {
+    // A full read reads the hard max's files again too (they live outside the watched root).
+    if (this.hardMax?.refresh()) for (const key of this.views.keys()) this.dirty.add(key);
     // A full scan while the sliced first read is under way (a skeleton event, the root replaced) finishes
     // that read first, so its end does not forget what this scan finds.
     this.scans.full();
@@ -807,6 +821,7 @@ export class SessionsDomain implements Domain {
           return g;
         },
         flock: this.flock,
+        ...(this.hardMax ? { hardMaxOf: (cwd: string) => (this.hardMax as HardMaxConfig).of(cwd) } : {}),
         projectDir: this.projectDir,
         now,
       });
@@ -855,6 +870,7 @@ export class SessionsDomain implements Domain {
     }
     let problems: readonly Problem[] = [
       ...this.installProblems,
+      ...(this.hardMax?.problems() ?? []),
       ...this.structural.values(),
       ...this.globalUnread.values(),
     ];

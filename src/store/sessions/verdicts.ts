@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { OmcInstall } from '../omc-install.js';
-import type { HookContext, HookTree, RulesVersion, SessionVerdict, StopFacts } from '../verdict/index.js';
+import type { HardMax, HookContext, HookTree, RulesVersion, SessionVerdict, StopFacts } from '../verdict/index.js';
 import { GLOBAL_PREFIX, RULE_BOOKS, stopVerdict } from '../verdict/index.js';
 import type { FileRecords } from './file-records.js';
 import { modeSpec } from './modes.js';
@@ -106,6 +106,8 @@ export interface VerdictInputs {
   readGlobal(rel: string): GlobalRead;
   /** flock is installed (4.15's cancel-signal check needs it). */
   flock: boolean;
+  /** OMC's hard max for ralph, for a hook started in `cwd` (store/hard-max.ts); absent: none. */
+  hardMaxOf?: (cwd: string) => HardMax;
   projectDir: string;
   now: number;
 }
@@ -197,12 +199,15 @@ export class VerdictBook {
     let v = this.memo.get(sid);
     if (!v) {
       const install = this.installOf(sid);
+      const cwd = this.cwdOf(sid);
+      const hardMax = this.inputs.hardMaxOf?.(cwd);
       const judge = judgeLater(this.tree, {
         sessionId: sid,
-        cwd: this.cwdOf(sid),
+        cwd,
         now: this.inputs.now,
         stop: this.inputs.factsOf(sid),
         flock: this.inputs.flock,
+        ...(hardMax ? { hardMax } : {}),
       });
       // The verdict is this call's own: it takes the readings in place of a copy with them. Only this book's
       // reading collects what could not be read: it is the verdict shown (the others are alternatives to it).

@@ -12,6 +12,7 @@ export { GLOBAL_PREFIX, RULE_BOOKS } from './types.js';
 export type {
   CancelVerdict,
   Decision,
+  HardMax,
   HookContext,
   HookTree,
   ModeVerdict,

@@ -15,6 +15,8 @@ export const plusOne = (v: unknown): unknown => ((v as any) || 0) + 1;
 export const lt = (a: unknown, b: unknown): boolean => (a as any) < (b as any);
 /** `a <= b` */
 export const le = (a: unknown, b: unknown): boolean => (a as any) <= (b as any);
+/** `a >= b` */
+export const ge = (a: unknown, b: unknown): boolean => (a as any) >= (b as any);
 /** `a > b` */
 export const gt = (a: unknown, b: unknown): boolean => (a as any) > (b as any);
 /** `new Date(v).getTime()` */

@@ -11,10 +11,11 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { get, gt, le, lt, or, plusOne } from './js-coerce.js';
+import { ge, get, gt, le, lt, or, plusOne } from './js-coerce.js';
 import { payloadEscape, unobservedEscapes } from './payload.js';
 import {
   GLOBAL_PREFIX,
+  HARD_MAX_RULE,
   type CancelVerdict,
   type HookContext,
   type HookTree,
@@ -506,13 +507,27 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
     else {
       const it = or(get(ralph.state, 'iteration'), 1);
       const max = or(get(ralph.state, 'max_iterations'), 100);
-      gate('ralph', ralph, {
-        enforced: true,
-        rule: lt(it, max) ? 'iteration' : 'extend',
-        detail: lt(it, max)
-          ? 'the Stop hook continues the loop'
-          : 'at its max: the hook extends it by 10 and continues',
-      });
+      const hard = ctx.hardMax ?? null;
+      const unsure = hard?.unknown ? ` (not sure: ${hard.unknown})` : '';
+      if (lt(it, max))
+        gate('ralph', ralph, { enforced: true, rule: 'iteration', detail: 'the Stop hook continues the loop' });
+      // At its max the hook looks at its hard max first: reached, it blocks once more and writes active: false.
+      else if (hard !== null && hard.value > 0 && ge(max, hard.value))
+        gate('ralph', ralph, {
+          enforced: true,
+          rule: HARD_MAX_RULE,
+          detail: `at the hard max (${String(hard.value)}, ${hard.source}): the hook blocks once and switches ralph off${unsure}`,
+        });
+      else
+        gate('ralph', ralph, {
+          enforced: true,
+          rule: 'extend',
+          detail: `at its max: the hook extends it by 10 and continues${
+            hard !== null && hard.value > 0
+              ? ` (the hard max ${String(hard.value)}, ${hard.source}, is not reached)`
+              : ''
+          }${unsure}`,
+        });
     }
   }
   {

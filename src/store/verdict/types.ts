@@ -14,6 +14,10 @@ export type RulesVersion = (typeof RULE_BOOKS)[number];
 export const RALPH_EXTENDS_AT_MAX: readonly string[] = ['5.5.0', '4.15.10'] satisfies readonly RulesVersion[];
 /** How much those hooks add to ralph's max_iterations each time. */
 export const RALPH_EXTENSION = 10;
+/** The rule of a ralph at its max whose max has reached OMC's hard max (HardMax): one last block, then off. */
+export const HARD_MAX_RULE = 'hard-max';
+/** Its news (feeds/attention), a notification reason of its own. */
+export const HARD_MAX_NEWS = 'max reached, OMC switches it off (hard max)';
 
 /** What the hook prints: `{"decision":"block",…}` or `{"continue":true,…}`. */
 export type Decision = 'block' | 'stop';
@@ -65,6 +69,21 @@ export interface HookContext {
    * without it no signal is honoured. Default: present.
    */
   flock?: boolean;
+  /** The hard max for ralph (5.5.0 and 4.15); default none. */
+  hardMax?: HardMax;
+}
+
+/**
+ * The hard iteration limit OMC's Stop hook applies to ralph (its security config, or OMC_SECURITY=strict): at its
+ * max, when the max has reached it, the hook blocks once more and switches ralph off instead of extending it.
+ */
+export interface HardMax {
+  /** The limit as the hook compares it (`max_iterations >= value`); 0 or less: none. */
+  value: number;
+  /** Where it comes from, in words ("security.hardMaxIterations in ~/.config/claude-omc/config.jsonc"). */
+  source: string;
+  /** A config file the hook reads that omc-top could not, in words (the limit may be other than `value`), or null. */
+  unknown: string | null;
 }
 
 export interface ModeVerdict {
