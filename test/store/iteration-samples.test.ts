@@ -144,6 +144,9 @@ describe('iteration samples', () => {
       const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
       try {
         store.start();
+        // Iteration 1 read before 2 is written: a start slowed by a loaded machine would otherwise read 2 first, and
+        // 1 was never there to sample.
+        await waitFor(() => shown(store, 1), { timeoutMs: 20_000, what: 'iteration 1 read' });
         for (let i = 2; i <= 6; i++) {
           write(i);
           await waitFor(() => shown(store, i), { timeoutMs: 20_000, what: `iteration ${i} read` });
