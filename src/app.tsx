@@ -126,7 +126,8 @@ export function App(props: AppProps) {
   useSettledPane(pane, ui, store, bodySize);
   // The inbox's rows, and the keys of its selected line when that can be answered (a permission request, a gate).
   const inboxRows = overlay?.kind === 'problems' ? inboxRowsOf({ store, app: actions }) : [];
-  const inboxSel = overlay?.kind === 'problems' ? inboxLayout(inboxRows, overlay.list, bodySize, now).selected : null;
+  const inboxLay = overlay?.kind === 'problems' ? inboxLayout(inboxRows, overlay.list, bodySize, now) : null;
+  const inboxSel = inboxLay?.selected ?? null;
   const answerable = inboxSel?.kind === 'problem' && isAnswerLine(inboxSel.problem) ? inboxSel.problem : null;
 
   // The footer's and the help's view of a key context: enough to ask which keys are offered now, and why not.
@@ -194,7 +195,8 @@ export function App(props: AppProps) {
               pane,
               paneState,
               store.readonly,
-              overlay?.kind === 'problems' ? answerHints(answerable, store, actions) : [],
+              // y and A are offered only where they allow: not for a command the detail cannot show whole.
+              overlay?.kind === 'problems' ? answerHints(answerable, store, actions, inboxLay?.subjectCut ?? null) : [],
               // The inbox's keys are offered for its selected item as its router sees it (J only with a pane).
               overlay?.kind === 'problems' ? inboxContext(routerEnv, overlay) : keyView,
             )}

@@ -47,10 +47,14 @@ function answerKey(
     help,
     writes: true,
     readonlyText: READONLY,
+    // Offered only where it would answer: y and A are not, for a command they refuse to allow (longer than omc-top
+    // shows, or not all on screen); the footer then offers n deny alone, and pressing y says why.
     offered: (ctx) => {
       const a = itemOf(ctx);
       return a?.kind === 'permission'
-        ? perm !== null && (perm !== 'always' || a.request.alwaysOffered)
+        ? perm !== null &&
+            (perm !== 'always' || a.request.alwaysOffered) &&
+            (perm === 'deny' || (a.request.allowRefused === null && ctx.subjectCut === null))
         : a?.kind === 'gate' && gate !== null && a.gate.decided === null;
     },
     disabled: (ctx) => {
@@ -115,14 +119,19 @@ export function routeAnswerKey(ev: InputEvent, line: AnswerLine, env: AnswerEnv,
   return dispatch(ANSWER_BINDINGS, ev, answerContext(line, env, subjectCut));
 }
 
-/** The footer's hints for the `!` list's selected line: the answering keys it offers, none for a file problem. */
+/**
+ * The footer's hints for the `!` list's selected line: the answering keys it offers, none for a file problem.
+ * `subjectCut`: the inbox layout's word on whether the prompt's command is all on screen (y and A are not offered
+ * when it is not).
+ */
 export function answerHints(
   sel: { path: string; message: string; severity: string } | null,
   store: OmcStore,
   app: AppActions,
+  subjectCut: string | null,
 ): Array<[string, string]> {
   if (!sel || !isAnswerLine(sel)) return [];
-  const ctx = answerContext(sel, { store, app, open: () => undefined, reopen: () => undefined }, null);
+  const ctx = answerContext(sel, { store, app, open: () => undefined, reopen: () => undefined }, subjectCut);
   return footerHints(ANSWER_BINDINGS, sel, app.readonly, ctx);
 }
 

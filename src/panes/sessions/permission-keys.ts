@@ -60,6 +60,8 @@ export function permissionBindings(
     hint: string,
     help: string,
     extra?: (r: PermissionRequestView, ctx: Ctx) => string | null,
+    /** Offered for this request (the footer): y and A not where they refuse to allow, A not where always is not. */
+    offers?: (r: PermissionRequestView, ctx: Ctx) => boolean,
   ): Binding<S> => ({
     keys,
     help,
@@ -68,7 +70,10 @@ export function permissionBindings(
     // Not a write to .omc, but an answer file in omc-top's state dir that lets a tool run: --readonly answers nothing.
     writes: true,
     readonlyText: '--readonly: nothing is answered (nothing is written)',
-    offered: (ctx) => pendingRequest(ctx, current(ctx)) !== null,
+    offered: (ctx) => {
+      const r = pendingRequest(ctx, current(ctx));
+      return r !== null && (offers?.(r, ctx) ?? true);
+    },
     disabled: (ctx) => {
       const r = pendingRequest(ctx, current(ctx));
       return r ? (extra?.(r, ctx) ?? null) : nothingWaits(ctx);
@@ -85,6 +90,7 @@ export function permissionBindings(
       'allow',
       "allow the tool call the session's Claude asks permission for (this once)",
       (r, ctx) => r.allowRefused ?? notShown(ctx, r),
+      (r, ctx) => r.allowRefused === null && notShown(ctx, r) === null,
     ),
     answer(['n'], 'deny', 'deny', "deny the tool call the session's Claude asks permission for"),
     answer(
@@ -93,6 +99,7 @@ export function permissionBindings(
       'always',
       'allow it and always allow this exact Bash command (a rule for the session, or local settings as configured)',
       (r, ctx) => r.allowRefused ?? notShown(ctx, r) ?? r.alwaysRefused,
+      (r, ctx) => r.allowRefused === null && notShown(ctx, r) === null && r.alwaysOffered,
     ),
   ];
 }
