@@ -13,7 +13,8 @@ import { acknowledge } from '../feeds/attention/control.js';
 import { isPermissionNeed, type NeedItem } from '../feeds/attention/needs.js';
 import { LEGACY_KEY } from '../store/sessions/model.js';
 import { teamShutdownCommand } from '../store/teams/omc-team-rules.js';
-import { reachAdvice } from '../store/claude/attention.js';
+import { paneReachable, reachAdvice } from '../store/claude/attention.js';
+import { paneTakenText } from '../store/claude/join-words.js';
 import { inboxLayout, moveInbox, type InboxLayout, type InboxRow } from '../ui/inbox-layout.js';
 import { paneOfProblem } from '../ui/problems-view.js';
 import type { TextOverlay } from '../kit/ui-store.js';
@@ -94,7 +95,7 @@ const processOfNeed = (ctx: InboxContext, n: NeedItem) =>
  */
 const paneKnown = (ctx: InboxContext): boolean => {
   const n = needOf(ctx);
-  return !!n && noSession(ctx) === null && !!processOfNeed(ctx, n)?.tmux;
+  return !!n && noSession(ctx) === null && paneReachable(processOfNeed(ctx, n));
 };
 
 /**
@@ -105,6 +106,9 @@ const noPane = (ctx: InboxContext): string | null => {
   const n = needOf(ctx);
   if (!n) return null;
   const p = processOfNeed(ctx, n);
+  // Its pane runs another Claude now (the item's own advice): J would land in that Claude's prompt.
+  const taken = p && (p.status === 'gone' || p.status === 'exited') ? paneTakenText(p) : null;
+  if (taken) return `jump: ${taken}`;
   if (p?.tmux || (p && p.status !== 'gone' && p.status !== 'exited')) return null;
   const advice =
     n.kind === 'orphaned'

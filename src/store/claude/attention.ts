@@ -9,7 +9,7 @@ import type { SessionView } from '../sessions/model.js';
 import { clockHm, tmuxPlaceOf, waitingFact, whereText } from './life.js';
 import type { ProcessView, WaitingFact } from './model.js';
 import type { TranscriptFacts } from './transcript-facts.js';
-import { elsewhereText } from './join-words.js';
+import { elsewhereText, paneTakenText } from './join-words.js';
 import { shownPath } from '../../io/shown-path.js';
 
 export type AttentionKind = 'orphaned-loop' | 'waiting-for-you' | 'idle-while-active';
@@ -28,9 +28,14 @@ export interface AttentionFact {
   waiting?: WaitingFact;
   /** orphaned-loop: the directory its Claude runs in, when that Claude runs but its hooks read another `.omc`. */
   elsewhere?: string;
-  /** The registry names the tmux pane Claude runs (or ran) in: J can go there. */
+  /**
+   * The registry names the tmux pane Claude runs (or ran) in, and no other live Claude runs there now: J can go there.
+   */
   paneKnown?: boolean;
 }
+
+/** J reaches the process's pane: the registry names one, and (for an ended process) it is not another Claude's now. */
+export const paneReachable = (proc: ProcessView | null): boolean => !!proc?.tmux && !proc.paneNow;
 
 /**
  * The key that reaches a session needing you, from what is known: J when the registry names its tmux pane; else
@@ -99,22 +104,24 @@ export function attentionFor(s: SessionView, proc: ProcessView | null, facts: Tr
       kind: 'waiting-for-you',
       reason: null,
       text: `Claude is waiting for you: ${waiting.text}${where ? ` (${where})` : ''}`,
-      notice: `${label} ${asks(waiting)} · ${reachAdvice('waiting-for-you', !!proc?.tmux, false)}`,
+      notice: `${label} ${asks(waiting)} · ${reachAdvice('waiting-for-you', paneReachable(proc), false)}`,
       waiting,
-      paneKnown: !!proc?.tmux,
+      paneKnown: paneReachable(proc),
     });
   }
   const ended = loop ? endOfProcess(proc, facts) : null;
   if (loop && ended) {
     const where = whereText(proc);
+    // Its pane runs another Claude now: J would land in that one's prompt, so the item says r (on every surface).
+    const taken = proc?.elsewhere ? null : paneTakenText(proc);
     out.push({
       kind: 'orphaned-loop',
       reason: null,
-      text: `orphaned ${loop.mode}: ${ended}${where ? ` (${where})` : ''}; cancel cleans it up`,
+      text: `orphaned ${loop.mode}: ${ended}${where ? ` (${where})` : ''}${taken ? `; ${taken}` : ''}; cancel cleans it up`,
       ...(proc?.elsewhere ? { elsewhere: proc.elsewhere } : {}),
       // A Claude running elsewhere is ended there and resumed here (the detail says so): no key reaches it from here.
-      notice: `${label}: ${loop.mode} orphaned, its Claude ${proc?.elsewhere ? `runs from ${shownPath(proc.elsewhere)}` : proc?.status === 'gone' ? 'is gone' : 'exited'} · c cleans up${proc?.elsewhere ? '' : `, ${reachAdvice('orphaned-loop', !!proc?.tmux, false)}`}`,
-      paneKnown: !!proc?.tmux,
+      notice: `${label}: ${loop.mode} orphaned, its Claude ${proc?.elsewhere ? `runs from ${shownPath(proc.elsewhere)}` : proc?.status === 'gone' ? 'is gone' : 'exited'} · c cleans up${proc?.elsewhere ? '' : `, ${reachAdvice('orphaned-loop', paneReachable(proc), false)}`}`,
+      paneKnown: paneReachable(proc),
     });
   }
   // Idle elsewhere is not this loop's idle: its Stop hook never ran here (the orphan above says so).

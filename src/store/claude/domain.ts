@@ -15,7 +15,7 @@ import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView, TranscriptView } from './model.js';
-import { sameListing, samePids, sameView, type PublishedView, type ReadState } from './published-views.js';
+import { sameHolder, sameListing, samePids, sameView, type PublishedView, type ReadState } from './published-views.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
@@ -28,7 +28,7 @@ import { systemTmuxNames, TmuxNames, tmuxWhere, type WindowLister } from './tmux
 import { tmuxSocketOfProcess } from './process-env.js';
 import { SubagentTracker } from './subagents.js';
 import { LaunchBook, type LaunchRecord } from './launch-flags.js';
-import { chooseProcess, compareChoice, stillRuns } from './choice.js';
+import { chooseProcess, compareChoice, processRank, stillRuns } from './choice.js';
 import { hooksReadRoot, type HooksReadRootOptions } from '../hook-root.js';
 
 import { HELD_CHECK_MS, HELD_CHECK_TICKS, LIVENESS_MS, type SharedRegistry } from './shared-registry.js';
@@ -449,6 +449,8 @@ export class ClaudeDomain implements Domain {
         // An ended process runs nothing: neither beside others nor elsewhere.
         alsoPids: [],
         elsewhere: null,
+        // Who holds its pane is judged again at each look (markTakenPanes).
+        paneNow: null,
       });
       if (this.departed.size > MAX_DEPARTED) this.departed.delete(this.departed.keys().next().value as string);
     }
@@ -725,8 +727,11 @@ export class ClaudeDomain implements Domain {
     const by = new Map<string, ProcessView>();
     // Sessions that more than one still-running process names (rare: two terminals resumed one session).
     let several: Map<string, ProcessView[]> | null = null;
+    // The live Claudes by the tmux pane the registry places them in: a dead one's pane may be one of these now.
+    const holders = new Map<string, ProcessView[]>();
     for (const e of this.entries) {
       const pv = this.processView(e);
+      if (pv.tmux !== null && processRank(pv) === 0) holders.set(pv.tmux, [...(holders.get(pv.tmux) ?? []), pv]);
       const prev = by.get(e.sessionId);
       if (prev) {
         several ??= new Map();
@@ -762,6 +767,7 @@ export class ClaudeDomain implements Domain {
       if (registered && compareChoice(registered, pv) <= 0) continue;
       by.set(sid, { ...pv, tmuxWhere: this.placeOf(pv) });
     }
+    if (holders.size > 0) this.markTakenPanes(by, holders);
     const prev = this.procViews;
     this.procViews = by;
     if (othersMoved) this.othersPending = true;
@@ -777,11 +783,33 @@ export class ClaudeDomain implements Domain {
         old.pid !== pv.pid ||
         old.tmuxWhere !== pv.tmuxWhere ||
         (old.elsewhere ?? null) !== (pv.elsewhere ?? null) ||
+        !sameHolder(old.paneNow, pv.paneNow) ||
         !samePids(old.alsoPids, pv.alsoPids)
       )
         return true;
     }
     return false;
+  }
+
+  /**
+   * A session whose process has ended, in a tmux pane the registry now places another live Claude in (a plain
+   * `claude` started where the killed one ran): its view names that Claude (ProcessView.paneNow), so J does not land
+   * in that Claude's prompt and the advice is r. The same pane is the registry's whole `session:@window.%pane` (ids
+   * repeat across tmux servers, the session name tells them apart), and not two processes known to be on different
+   * servers ($TMUX, read while they ran).
+   */
+  private markTakenPanes(by: Map<string, ProcessView>, holders: ReadonlyMap<string, ProcessView[]>): void {
+    by.forEach((pv, sid) => {
+      if (pv.tmux === null || stillRuns(pv)) return;
+      const deadSocket = this.tmuxSockets.get(`${pv.pid}:${pv.procStart ?? ''}`) ?? null;
+      const holder = (holders.get(pv.tmux) ?? [])
+        .filter((h) => h.pid !== pv.pid)
+        .find((h) => {
+          const socket = deadSocket === null ? null : this.tmuxSocketOf(h.pid, h.procStart);
+          return deadSocket === null || socket === null || socket === deadSocket;
+        });
+      if (holder) by.set(sid, { ...pv, paneNow: { pid: holder.pid, name: holder.name, sessionId: holder.sessionId } });
+    });
   }
 
   /** A reader the views list: something read, or a problem to say (else the session has no transcript view). */

@@ -14,6 +14,17 @@ export function processesText(p: Pick<ProcessView, 'pid' | 'alsoPids'> | null): 
   return `${pids.length} Claude processes run this session (pids ${pids.join(', ')})`;
 }
 
+/**
+ * "its pane now runs another Claude (proj-x, pid 2892): r resumes this loop in a new window"; null when the process's
+ * pane is not another live Claude's (ProcessView.paneNow). The one sentence the attention item (`--json` too), the
+ * detail and J say.
+ */
+export function paneTakenText(p: Pick<ProcessView, 'paneNow'> | null): string | null {
+  const h = p?.paneNow;
+  if (!h) return null;
+  return `its pane now runs another Claude (${h.name ? `${h.name}, ` : ''}pid ${h.pid}): r resumes this loop in a new window`;
+}
+
 /** "Claude (pid 7) runs this session from /p/other: its hooks do not read this .omc"; null when they do. */
 export function elsewhereText(p: Pick<ProcessView, 'pid' | 'elsewhere'> | null): string | null {
   if (!p?.elsewhere) return null;

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { ProcessView } from './model.js';
 import { splitTmuxField } from './tmux-names.js';
+import { paneTakenText } from './join-words.js';
 import { SYNC_KILL } from '../../io/child-end.js';
 
 export type JumpPlan =
@@ -54,6 +55,9 @@ function planLeftPane(p: ProcessView, socket: string, tmux: Run): JumpPlan {
 }
 
 export function planJump(p: ProcessView, env: NodeJS.ProcessEnv = process.env, run?: Run): JumpPlan {
+  // An ended process's pane that another live Claude runs now: jumping there would land in that Claude's prompt.
+  const taken = p.status === 'gone' || p.status === 'exited' ? paneTakenText(p) : null;
+  if (taken) return { ok: false, reason: taken };
   const tmuxEnv = env.TMUX;
   if (!tmuxEnv) return { ok: false, reason: 'not in tmux: run omc-top inside tmux to jump to a pane' };
   const socket = tmuxEnv.split(',')[0] as string;

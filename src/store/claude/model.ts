@@ -50,6 +50,19 @@ export interface ProcessView {
    * read this root, or that is not known.
    */
   elsewhere?: string | null;
+  /**
+   * For a process that has ended (gone, exited): the live Claude the registry now places in the very tmux pane it ran
+   * in (a plain `claude` started there since). J would land in that Claude's prompt, so it is not offered: the loop is
+   * resumed with r in a new window (join-words.ts `paneTakenText`). Absent or null: nobody, or not known.
+   */
+  paneNow?: PaneHolder | null;
+}
+
+/** A live Claude in a pane: its pid, Claude's name for its session, and the session's id. */
+export interface PaneHolder {
+  pid: number;
+  name: string | null;
+  sessionId: string;
 }
 
 export interface TranscriptView {

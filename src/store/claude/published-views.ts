@@ -6,7 +6,7 @@
  * scavenges, was promoted, and left the old generation fragmented after the read (the collection V8 runs half
  * a minute later then costs ~0.3 s of CPU).
  */
-import type { ClaudeSessionView, ProcessView } from './model.js';
+import type { ClaudeSessionView, PaneHolder, ProcessView } from './model.js';
 
 /**
  * A transcript's state as far as a view depends on it: its reader's and subagents' versions, whether it is still
@@ -39,6 +39,7 @@ export function sameListing(p: PublishedView, pv: ProcessView | null, read: Read
     Object.is(a?.reason, pv?.reason) &&
     Object.is(a?.tmuxWhere, pv?.tmuxWhere) &&
     (a?.elsewhere ?? null) === (pv?.elsewhere ?? null) &&
+    sameHolder(a?.paneNow, pv?.paneNow) &&
     samePids(a?.alsoPids, pv?.alsoPids) &&
     sameRead(p.read, read)
   );
@@ -53,6 +54,12 @@ export function sameView(p: PublishedView, pv: ProcessView | null, read: ReadSta
     Object.is(a?.name, pv?.name) &&
     Object.is(p.read?.problem, read?.problem)
   );
+}
+
+/** The same live Claude in a dead process's pane (absent and null are the same). */
+export function sameHolder(a: PaneHolder | null | undefined, b: PaneHolder | null | undefined): boolean {
+  if (!a || !b) return !a === !b;
+  return a.pid === b.pid && a.name === b.name && a.sessionId === b.sessionId;
 }
 
 function sameRead(a: ReadState | null, b: ReadState | null): boolean {
