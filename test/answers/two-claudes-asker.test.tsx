@@ -69,9 +69,10 @@ describe('a permission prompt of one of two Claudes on a session', () => {
     expect(item?.detail.join('\n')).toMatch(/\(proj-a\)/);
     expect(JSON.stringify(item)).not.toMatch(/proj-b/);
     // Needs you (what --json and watch --json list): the asker's name and tmux window.
-    const need = attentionReport(store, { ...env, XDG_STATE_HOME: xdg }).items.find((i) =>
-      i.id.includes('@permission:'),
-    );
+    // One item for the session, the prompt (A's registry says it waits: the session's own waiting item counts it).
+    const items = attentionReport(store, { ...env, XDG_STATE_HOME: xdg }).items.filter((i) => i.session === S);
+    expect(items.map((i) => i.kind)).toEqual(['waiting']);
+    const need = items[0];
     expect(need).toMatchObject({ name: 'proj-a', tmux: 'ta-main:@1' });
     // The place in the words a session's own waiting item uses (4b: one form on every item).
     expect(need?.text).toContain('(session proj-a · tmux ta-main:@1)');

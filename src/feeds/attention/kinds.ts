@@ -11,6 +11,7 @@ import type { TrackerSnapshot } from '../../store/cancel/tracker.js';
 import type { CancelRecordsSnapshot } from '../../store/cancel/cancel-records.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model.js';
 import { askingProcess } from '../../store/claude/asker.js';
+import { waitingProcess } from '../../store/claude/life.js';
 import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
 import { HARD_MAX_NEWS, HARD_MAX_RULE, RALPH_EXTENDS_AT_MAX, RALPH_EXTENSION } from '../../store/verdict/types.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
@@ -296,7 +297,8 @@ export const KINDS: readonly TransitionKind[] = [
     const p = c.process;
     if (!p && !need) return [];
     const id = sessionName(s);
-    const value = p?.status ?? 'ended';
+    // The session waits while any of its Claudes does (lifeOf's rule: another terminal's prompt counts).
+    const value = p ? (waitingProcess(p) ? 'waiting' : p.status) : 'ended';
     return [[id, base({ value, session: id, mode: need?.mode ?? null, path: s.dir, ...withNeed(need) })]];
   }),
   {

@@ -108,11 +108,16 @@ export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined, hol
   const out: NeedItem[] = [];
   for (const a of attentionFor(s, p, facts)) {
     if (a.kind === 'waiting-for-you') {
-      const on = waitedOn(a, p);
+      // The Claude that waits (another of the session's, when the one shown does not): its name, window and episode.
+      const w = a.asker ?? p;
+      const on = waitedOn(a, w);
       out.push({
         ...common,
+        name: w?.name ?? null,
+        tmux: tmuxPlace(w),
+        since: w?.since ?? null,
         // One waiting episode: the registry's status time (a new prompt rewrites it).
-        id: `waiting:${id}@${p?.since ?? p?.pid ?? ''}`,
+        id: `waiting:${id}@${w?.since ?? w?.pid ?? ''}`,
         kind: 'waiting',
         reason: 'waiting for you',
         text: a.text,

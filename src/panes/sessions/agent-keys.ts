@@ -8,6 +8,7 @@
 import type { Binding, Mode } from '../../kit/bindings.js';
 import { configuredPrices } from '../../store/claude/price-config.js';
 import { askingProcess } from '../../store/claude/asker.js';
+import { waitingProcess } from '../../store/claude/life.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { navBindings, scrollDelta } from '../../kit/nav.js';
 import type { KeyContext } from '../../kit/pane.js';
@@ -34,7 +35,10 @@ const processOf = (ctx: Ctx, s: SessionView | undefined) => {
   if (!s) return null;
   const claude = ctx.store.claude.getSnapshot();
   const asking = ctx.store.permissions.getSnapshot().requests.find((r) => r.sessionId === s.id);
-  return asking ? askingProcess(claude, s.id, asking.claudePid) : (claude.bySession.get(s.id)?.process ?? null);
+  if (asking) return askingProcess(claude, s.id, asking.claudePid);
+  // Another of the session's Claudes waits on a prompt (the registry's): J goes to it, as the detail says.
+  const p = claude.bySession.get(s.id)?.process ?? null;
+  return waitingProcess(p) ?? p;
 };
 
 export function peekLayoutOf(ctx: Ctx) {

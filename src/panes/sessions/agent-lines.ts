@@ -8,8 +8,8 @@
  */
 import { loopAnalytics, numberedIterations } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor, reachAdvice, type AttentionFact } from '../../store/claude/attention.js';
-import { isDead, lifeOf, tmuxPlaceOf } from '../../store/claude/life.js';
-import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { isDead, lifeOf, tmuxPlaceOf, waitingProcess } from '../../store/claude/life.js';
+import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
 import { processesText } from '../../store/claude/join-words.js';
 import { estimate, estimateText, type ModelPrice } from '../../store/claude/prices.js';
 import type { SessionView } from '../../store/sessions/model.js';
@@ -45,6 +45,20 @@ export function attentionAction(a: AttentionFact, answerable = false): string {
 }
 
 /**
+ * "2 Claude processes run this session (pids 7, 9): pid 9 is the one shown; J, m and I act on it", or, while another of
+ * them waits on a prompt (the registry's, or the one that asked a prompt the hook handed over: `askerPid`), which
+ * process each key acts on: J goes to the one that waits, m and I act on the one shown. Null when one process runs it.
+ */
+export function severalText(p: ProcessView | null, askerPid: number | null = null): string | null {
+  const several = processesText(p);
+  if (!several || !p) return null;
+  const asker = askerPid ?? waitingProcess(p)?.pid ?? null;
+  return asker !== null && asker !== p.pid
+    ? `${several}: pid ${p.pid} is the one shown: m and I act on it; J goes to pid ${asker}, which waits on a prompt`
+    : `${several}: pid ${p.pid} is the one shown; J, m and I act on it`;
+}
+
+/**
  * `head`: one line on the process and what needs the user, near the top (nothing when no process is
  * registered, so the modes stay where they were); `tail`: the whole section, after the modes.
  */
@@ -55,6 +69,8 @@ export function agentDetail(
   prices: Readonly<Record<string, ModelPrice>> | undefined,
   /** A permission prompt of this session waits in omc-top to be answered (DetailExtra.answerable). */
   answerable = false,
+  /** The pid of the Claude that asked that prompt (DetailExtra.askerPid). */
+  askerPid: number | null = null,
 ): { head: DetailLine[]; tail: DetailLine[] } {
   if (s.kind === 'legacy') return { head: [], tail: [] };
   const head: DetailLine[] = [];
@@ -65,14 +81,14 @@ export function agentDetail(
       text: `Claude: ${lifeWords(life.status, life.sinceMs, now, life.goneDatedBy)}${p ? ` · pid ${p.pid} · v${p.version ?? '?'}` : ''} (process, tokens and cost below)`,
       tone: life.status === 'gone' ? 'error' : life.status === 'waiting' ? 'warn' : 'dim',
     });
-  const several = processesText(p);
-  if (several) head.push({ text: `! ${several}: pid ${p?.pid} is the one shown; J, m and I act on it`, tone: 'warn' });
+  const several = severalText(p, askerPid);
+  if (several) head.push({ text: `! ${several}`, tone: 'warn' });
   for (const a of attentionFor(s, p, c?.transcript?.facts ?? null))
     head.push({
       text: `! ${a.text}: ${attentionAction(a, answerable)}`,
       tone: a.kind === 'orphaned-loop' ? 'error' : 'warn',
     });
-  return { head, tail: agentDetailLines(s, c, now, prices, answerable) };
+  return { head, tail: agentDetailLines(s, c, now, prices, answerable, askerPid) };
 }
 
 export function agentDetailLines(
@@ -81,6 +97,7 @@ export function agentDetailLines(
   now: number,
   prices: Readonly<Record<string, ModelPrice>> | undefined,
   answerable = false,
+  askerPid: number | null = null,
 ): DetailLine[] {
   if (s.kind === 'legacy') return [];
   const out: DetailLine[] = [{ text: '' }, { text: '▌Claude process', tone: 'title' }];
@@ -105,9 +122,8 @@ export function agentDetailLines(
       text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${tmuxPlaceOf(p) ?? '—'}`,
     });
     if (p.startedAt !== null) out.push({ text: `  started ${formatTimestamp(p.startedAt)}`, tone: 'dim' });
-    const several = processesText(p);
-    if (several)
-      out.push({ text: `  ! ${several}: pid ${p.pid} is the one shown; J, m and I act on it`, tone: 'warn' });
+    const several = severalText(p, askerPid);
+    if (several) out.push({ text: `  ! ${several}`, tone: 'warn' });
   }
   for (const a of attentionFor(s, p, f)) {
     out.push({ text: `  ! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });

@@ -79,6 +79,9 @@ export function detailExtras(store: OmcStore, s: SessionView, width: number): De
     lines.flatMap((l) =>
       wrapText(l.text, w).map((text) => ({ text, tone: l.tone, ...(l.subjectOf ? { subjectOf: l.subjectOf } : {}) })),
     );
-  const answerable = s.kind === 'session' && store.permissions.getSnapshot().requests.some((r) => r.sessionId === s.id);
-  return { top: [...wrap(answerLines(store, s)), ...runs.top], bottom: runs.bottom, answerable };
+  const request =
+    s.kind === 'session' ? store.permissions.getSnapshot().requests.find((r) => r.sessionId === s.id) : undefined;
+  // The Claude J goes to while the prompt waits (agent-keys.ts): the one that asked.
+  const askerPid = request ? (askingProcess(store.claude.getSnapshot(), s.id, request.claudePid)?.pid ?? null) : null;
+  return { top: [...wrap(answerLines(store, s)), ...runs.top], bottom: runs.bottom, answerable: !!request, askerPid };
 }

@@ -51,6 +51,8 @@ export interface DetailExtra {
   bottom: readonly DetailLine[];
   /** A permission prompt of this session is listed here to answer (the hook handed it over): y / n answer it. */
   answerable?: boolean;
+  /** The pid of the Claude that asks this session's pending permission prompt (J goes to it), or absent. */
+  askerPid?: number | null;
 }
 
 export function detailLayout(
@@ -63,7 +65,7 @@ export function detailLayout(
   /** omc-top's record of its newest cancel of this session (any process's): the status line's word in flight. */
   record?: CancelRecord,
 ): DetailLayout {
-  const extra = agentDetail(s, claude, now, configuredPrices(), runs.answerable === true);
+  const extra = agentDetail(s, claude, now, configuredPrices(), runs.answerable === true, runs.askerPid ?? null);
   const flight = rowFlight(tracked, record, s, claude, now);
   const settled = flight ? null : rowSettlement(tracked, record, s, now);
   const lines = detailLines(s, now, body.columns - 1, tracked, extra, flight, settled);

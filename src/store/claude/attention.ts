@@ -6,7 +6,7 @@
  * facts support.
  */
 import type { SessionView } from '../sessions/model.js';
-import { clockHm, tmuxPlaceOf, waitingFact, whereText } from './life.js';
+import { clockHm, tmuxPlaceOf, waitingFact, waitingProcess, whereText } from './life.js';
 import type { ProcessView, WaitingFact } from './model.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 import { elsewhereText, paneTakenText } from './join-words.js';
@@ -26,6 +26,11 @@ export interface AttentionFact {
   notice: string;
   /** waiting-for-you: what is waited on and where (the same fact the claude snapshot carries). */
   waiting?: WaitingFact;
+  /**
+   * waiting-for-you: the process that waits (the one shown, or another of the session's: ProcessView.waitingPeer):
+   * its name and tmux pane are the item's, and J goes there.
+   */
+  asker?: ProcessView;
   /** orphaned-loop: the directory its Claude runs in, when that Claude runs but its hooks read another `.omc`. */
   elsewhere?: string;
   /**
@@ -96,17 +101,20 @@ function endOfProcess(proc: ProcessView | null, facts: TranscriptFacts | null): 
 export function attentionFor(s: SessionView, proc: ProcessView | null, facts: TranscriptFacts | null): AttentionFact[] {
   const out: AttentionFact[] = [];
   const loop = activeLoop(s);
-  const waiting = waitingFact(proc, facts);
+  // The process that waits on a prompt: the one shown, or another of the session's (two terminals on one session).
+  const asker = waitingProcess(proc);
+  const waiting = waitingFact(asker, facts);
   const label = sessionLabel(s, proc);
-  if (waiting) {
-    const where = whereText(proc);
+  if (waiting && asker) {
+    const where = whereText(asker);
     out.push({
       kind: 'waiting-for-you',
       reason: null,
       text: `Claude is waiting for you: ${waiting.text}${where ? ` (${where})` : ''}`,
-      notice: `${label} ${asks(waiting)} · ${reachAdvice('waiting-for-you', paneReachable(proc), false)}`,
+      notice: `${sessionLabel(s, asker)} ${asks(waiting)} · ${reachAdvice('waiting-for-you', paneReachable(asker), false)}`,
       waiting,
-      paneKnown: paneReachable(proc),
+      asker,
+      paneKnown: paneReachable(asker),
     });
   }
   const ended = loop ? endOfProcess(proc, facts) : null;
@@ -124,8 +132,9 @@ export function attentionFor(s: SessionView, proc: ProcessView | null, facts: Tr
       paneKnown: paneReachable(proc),
     });
   }
-  // Idle elsewhere is not this loop's idle: its Stop hook never ran here (the orphan above says so).
-  if (loop && proc?.status === 'idle' && !proc.elsewhere) {
+  // Idle elsewhere is not this loop's idle: its Stop hook never ran here (the orphan above says so). One need per
+  // session, the prompt first: while another of its Claudes waits on a prompt, the one shown being idle is not it.
+  if (loop && proc?.status === 'idle' && !proc.elsewhere && !waiting) {
     let reason: IdleReason = 'hook-did-not-block';
     let text = `Claude is idle while ${loop.mode} is active: the Stop hook did not block this turn`;
     if (facts?.blockCapOverride) {

@@ -15,7 +15,15 @@ import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView, TranscriptView } from './model.js';
-import { sameHolder, sameListing, samePids, sameView, type PublishedView, type ReadState } from './published-views.js';
+import {
+  sameHolder,
+  sameListing,
+  samePeer,
+  samePids,
+  sameView,
+  type PublishedView,
+  type ReadState,
+} from './published-views.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
@@ -747,7 +755,15 @@ export class ClaudeDomain implements Domain {
     const otherViews = new Map<number, ProcessView>();
     several?.forEach((all, sid) => {
       const { chosen, others } = chooseProcess(all, this.hooksHere);
-      if (chosen && others.length > 0) by.set(sid, { ...chosen, alsoPids: others });
+      // A prompt of another of its processes is the session's need (one Claude asks at a time; the oldest wait first).
+      const peer =
+        chosen && chosen.status !== 'waiting'
+          ? (all
+              .filter((v) => v.pid !== chosen.pid && v.status === 'waiting')
+              .sort((x, y) => (x.since ?? 0) - (y.since ?? 0) || x.pid - y.pid)[0] ?? null)
+          : null;
+      if (chosen && others.length > 0)
+        by.set(sid, { ...chosen, alsoPids: others, ...(peer ? { waitingPeer: peer } : {}) });
       for (const v of all) if (v.pid !== chosen?.pid) otherViews.set(v.pid, v);
     });
     const othersMoved = !sameOthers(this.otherViews, otherViews);
@@ -784,6 +800,7 @@ export class ClaudeDomain implements Domain {
         old.tmuxWhere !== pv.tmuxWhere ||
         (old.elsewhere ?? null) !== (pv.elsewhere ?? null) ||
         !sameHolder(old.paneNow, pv.paneNow) ||
+        !samePeer(old.waitingPeer, pv.waitingPeer) ||
         !samePids(old.alsoPids, pv.alsoPids)
       )
         return true;

@@ -21,9 +21,22 @@ export interface Life {
   goneDatedBy: GoneDatedBy | null;
 }
 
+/**
+ * The process that waits on a prompt for the session: the one shown when it waits, else another of its processes
+ * that does (ProcessView.waitingPeer: two terminals on one session); null when none waits.
+ */
+export function waitingProcess(p: ProcessView | null): ProcessView | null {
+  if (!p) return null;
+  if (p.status === 'waiting') return p;
+  return p.waitingPeer && (p.status === 'busy' || p.status === 'idle') ? p.waitingPeer : null;
+}
+
 export function lifeOf(c: ClaudeSessionView | null | undefined): Life {
   const p = c?.process ?? null;
   const exit = c?.transcript?.facts.exit ?? null;
+  // Another of its processes waits on a prompt: the session waits for you, since that one began waiting.
+  const peer = waitingProcess(p);
+  if (p && peer && peer !== p) return { status: 'waiting', sinceMs: peer.since, exit: null, goneDatedBy: null };
   if (p && p.status !== 'unknown')
     return {
       status: p.status,

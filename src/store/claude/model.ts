@@ -56,6 +56,12 @@ export interface ProcessView {
    * resumed with r in a new window (join-words.ts `paneTakenText`). Absent or null: nobody, or not known.
    */
   paneNow?: PaneHolder | null;
+  /**
+   * Another process of this session (`alsoPids`) that waits on a prompt (the registry's `waiting`) while this one,
+   * the one shown, does not: the session waits for you (life.ts `lifeOf`, attention.ts), credited to that process,
+   * and J goes to it. Absent or null: none.
+   */
+  waitingPeer?: ProcessView | null;
 }
 
 /** A live Claude in a pane: its pid, Claude's name for its session, and the session's id. */

@@ -40,6 +40,7 @@ export function sameListing(p: PublishedView, pv: ProcessView | null, read: Read
     Object.is(a?.tmuxWhere, pv?.tmuxWhere) &&
     (a?.elsewhere ?? null) === (pv?.elsewhere ?? null) &&
     sameHolder(a?.paneNow, pv?.paneNow) &&
+    samePeer(a?.waitingPeer, pv?.waitingPeer) &&
     samePids(a?.alsoPids, pv?.alsoPids) &&
     sameRead(p.read, read)
   );
@@ -60,6 +61,19 @@ export function sameView(p: PublishedView, pv: ProcessView | null, read: ReadSta
 export function sameHolder(a: PaneHolder | null | undefined, b: PaneHolder | null | undefined): boolean {
   if (!a || !b) return !a === !b;
   return a.pid === b.pid && a.name === b.name && a.sessionId === b.sessionId;
+}
+
+/** The same other process waiting on a prompt, in the same episode (absent and null are the same). */
+export function samePeer(a: ProcessView | null | undefined, b: ProcessView | null | undefined): boolean {
+  if (!a || !b) return !a === !b;
+  return (
+    a.pid === b.pid &&
+    a.status === b.status &&
+    a.since === b.since &&
+    a.waitingFor === b.waitingFor &&
+    a.name === b.name &&
+    a.tmuxWhere === b.tmuxWhere
+  );
 }
 
 function sameRead(a: ReadState | null, b: ReadState | null): boolean {
