@@ -133,3 +133,40 @@ describe('History pane', () => {
     await app.waitForText('OUTCOME');
   });
 });
+
+describe('History pane: a list longer than the pane', () => {
+  /** 30 ralph runs, one a minute, each in its own session. */
+  function manyRuns(root: string): void {
+    for (let i = 0; i < 30; i++) {
+      const id = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;
+      omc56.start(root, 'ralph', id, at(i));
+    }
+  }
+  const TITLES: Record<number, string[]> = {
+    60: ['MODE', 'SESSION', 'START', 'OUTCOME', 'TOOK', 'CLOSEOUT', 'ITER'],
+    80: ['MODE', 'SESSION', 'STARTED', 'OUTCOME', 'TOOK', 'CLOSEOUT', 'ITER', 'COST EST'],
+  };
+  for (const columns of [60, 80]) {
+    it(`at ${columns} columns the ↓N more note cuts no column title, and says how many are out of sight`, async ({
+      emptyProject: p,
+      app: mountApp,
+    }) => {
+      manyRuns(p.root);
+      const app = await mountApp({ root: p.root, columns, rows: 24, clock: () => NOW });
+      await app.press('R');
+      const text = await app.waitForText(/↓\d+ more/, 'the scroll note');
+      const titles = text.split('\n').find((l) => l.includes('OUTCOME')) ?? '';
+      for (const t of TITLES[columns] as string[]) expect(titles).toMatch(new RegExp(`(^|\\s)${t}(\\s|$)`));
+      // The note counts the rows not drawn: 30 runs less those on screen.
+      const drawn = app.lines().filter((l) => /^[\s▸]+ralph\s/.test(l)).length;
+      expect(text).toContain(`↓${30 - drawn} more`);
+      for (const l of app.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(columns);
+      // At the end of the list: the last run drawn, the rows above it counted.
+      await app.press('G');
+      const end = await app.waitForText(/↑\d+ more/, 'the note at the end');
+      const endTitles = end.split('\n').find((l) => l.includes('OUTCOME')) ?? '';
+      for (const t of TITLES[columns] as string[]) expect(endTitles).toMatch(new RegExp(`(^|\\s)${t}(\\s|$)`));
+      expect(end).toMatch(/^▸ ralph\s+00000000/m);
+    });
+  }
+});

@@ -79,7 +79,9 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
         </Text>
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
-        {withNote(historyHeader(width), moreText(view, lay.height, rows.length), width, fit)}
+        {lay.noteLine
+          ? fit(historyHeader(width), width)
+          : withNote(historyHeader(width), moreText(view, lay.height, rows.length), width, fit)}
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">
@@ -114,6 +116,11 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
           );
         })
       )}
+      {lay.noteLine && rows.length > 0 ? (
+        <Text color={theme.muted} wrap="truncate">
+          {fit(`  ${moreText(view, lay.height, rows.length)}`, width)}
+        </Text>
+      ) : null}
     </Box>
   );
 }
