@@ -97,7 +97,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['busy / idle / waiting 3m', 'CLAUDE column: what the Claude Code process behind the session does, and for how long'],
   [
     'exited 14:02',
-    "CLAUDE column: the process exited then (UTC): omc-top saw it, or Claude Code's exit figures say so",
+    "CLAUDE column: the process exited then (UTC; an earlier day: exited Dec 6): omc-top saw it, or Claude Code's exit figures say so",
   ],
   ['gone / unknown / ?', 'CLAUDE column: its process died (the entry outlived it) / no registry entry, never guessed'],
   [

@@ -10,6 +10,8 @@ import { buildJsonReport } from '../../src/feeds/json-report.js';
 import { rowText } from '../../src/panes/sessions/rows.js';
 import { detailLines } from '../../src/panes/sessions/detail.js';
 import { lifeWords } from '../../src/panes/sessions/life-lines.js';
+import { cellText, processCell } from '../../src/panes/sessions/agent-cell.js';
+import type { ClaudeSessionView, ProcessView } from '../../src/store/claude/model.js';
 import type { OmcStore } from '../../src/store/store.js';
 import { liveRalph, writeOmcJson } from '../helpers/fixtures.js';
 
@@ -98,5 +100,48 @@ describe("a Claude process's state stamped ahead of the clock (the clock was set
     const now = Date.parse('2026-12-05T11:25:00.000Z');
     expect(lifeWords('gone', now + 3_600_000 - 5_000, now)).toBe('gone, stamped in 59m');
     expect(lifeWords('gone', now - 120_000, now)).toBe('gone for 2m');
+  });
+});
+
+describe('a Claude process that exited on another day than today (UTC)', () => {
+  const EXITED = 'f0f00006-0000-4000-8000-000000000006';
+  const now = Date.parse('2026-12-07T08:19:00.000Z');
+  const exitedAt = (iso: string): ClaudeSessionView =>
+    ({
+      process: {
+        pid: 7,
+        sessionId: EXITED,
+        status: 'exited',
+        reason: 'its registry entry was removed (a clean exit)',
+        since: Date.parse(iso),
+      } as ProcessView,
+      transcript: null,
+    }) as unknown as ClaudeSessionView;
+
+  it('says the day: a bare time is today', () => {
+    expect(lifeWords('exited', Date.parse('2026-12-07T00:18:00.000Z'), now)).toBe('exited 00:18');
+    expect(lifeWords('exited', Date.parse('2026-12-06T23:10:00.000Z'), now)).toBe('exited yesterday 23:10');
+    expect(lifeWords('exited', Date.parse('2026-12-03T23:10:00.000Z'), now)).toBe('exited Dec 3 23:10');
+    expect(lifeWords('exited', Date.parse('2025-12-30T23:10:00.000Z'), now)).toBe('exited Dec 30 2025 23:10');
+    // The clock went back: the exit is stamped after now.
+    expect(lifeWords('exited', Date.parse('2026-12-07T09:30:00.000Z'), now)).toBe('exited 09:30, ahead of this clock');
+    expect(lifeWords('exited', Date.parse('2026-12-08T01:00:00.000Z'), now)).toBe(
+      'exited Dec 8 01:00, ahead of this clock',
+    );
+  });
+
+  it("the row's CLAUDE cell says it too, in 13 cells", ({ emptyProject: p, newStore }) => {
+    writeOmcJson(
+      path.join(p.root, `state/sessions/${EXITED}/ralph-state.json`),
+      liveRalph({ sessionId: EXITED, iteration: 2, startedAt: now - 3 * DAY, checkedAt: now - 2 * DAY }),
+    );
+    const store = newStore({ root: p.root, watch: 'none', clock: () => now });
+    store.start();
+    const v = viewOf(store, EXITED);
+    const cellAt = (iso: string, width: number) => cellText(processCell(v, exitedAt(iso), now, true), width);
+    expect(cellAt('2026-12-07T00:18:00.000Z', 13)).toBe('exited 00:18');
+    expect(cellAt('2026-12-06T23:10:00.000Z', 13)).toBe('exited Dec 6');
+    expect(cellAt('2026-12-06T23:10:00.000Z', 40)).toBe('exited yesterday 23:10');
+    expect(cellAt('2026-12-07T09:30:00.000Z', 13)).toBe('exited ahead');
   });
 });

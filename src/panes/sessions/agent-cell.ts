@@ -6,7 +6,7 @@
  * its tests read the same strings.
  */
 import { attentionFor, type AttentionFact } from '../../store/claude/attention.js';
-import { clockHm, lifeOf } from '../../store/claude/life.js';
+import { lifeOf, momentShort, momentWords } from '../../store/claude/life.js';
 import { processWord } from '../../store/claude/join-words.js';
 import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
 import type { SessionView } from '../../store/sessions/model.js';
@@ -46,14 +46,16 @@ export function processCell(
   const away = !!p?.elsewhere;
   const word = processWord(life.status, away);
   const mark = attention.length > 0 && !acknowledged ? '!' : '';
-  // An exit is a moment, not a state that ages: "exited 14:02" (UTC, as every clock in the app).
+  // An exit is a moment, not a state that ages: "exited 14:02" (UTC, as every clock in the app), a day before today
+  // with its date ("exited yesterday 23:10", in a narrow cell "exited Dec 6"), a moment ahead of the clock marked.
+  const exited = word === 'exited' && life.sinceMs !== null && !away;
   const when =
     life.sinceMs === null || word === 'unknown' || away
-      ? null
-      : word === 'exited'
-        ? clockHm(life.sinceMs)
-        : formatAge(life.sinceMs, now);
-  const variants = when ? [`${mark}${word} ${when}`, `${mark}${word}`, word] : [`${mark}${word}`, word];
+      ? []
+      : exited
+        ? [momentWords(life.sinceMs, now), momentShort(life.sinceMs, now)].filter((w, i, a) => a.indexOf(w) === i)
+        : [formatAge(life.sinceMs, now)];
+  const variants = [...when.map((w) => `${mark}${word} ${w}`), `${mark}${word}`, word];
   // "unknown" does not fit a narrow column; "?" says the same without guessing.
   if (word === 'unknown') variants.push('?');
   return { variants, tone: toneOf(p, attention), attention };

@@ -2,6 +2,7 @@ import type { Move } from '../../kit/list.js';
 import { recordedFlight } from '../../store/cancel/in-flight.js';
 import type { Binding } from '../../kit/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
+import { dayTurnMs, lifeOf } from '../../store/claude/life.js';
 import { settleList, textWindow } from '../../kit/list.js';
 import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta, underTitles } from '../../kit/nav.js';
 import type { KeyContext, PaneModule } from '../../kit/pane.js';
@@ -482,6 +483,8 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
       // The process cell's age ("busy 3m"): on the same batched grid as the rows' ages.
       const proc = claude.get(s.id)?.process;
       if (proc) next = Math.min(next, ageTickMs(proc.since, now));
+      // "exited 23:10" turns to "exited yesterday 23:10" at midnight (UTC).
+      if (lifeOf(claude.get(s.id)).status === 'exited') next = Math.min(next, dayTurnMs(now));
     }
     // omc-top's own cancels: the per-second countdown, then the moment a settled verdict leaves the row.
     for (const t of store.cancels.getSnapshot().entries.values()) {

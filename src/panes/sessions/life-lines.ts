@@ -1,8 +1,8 @@
 /**
  * A Claude process's life in words, shared by the session detail and the peek: "busy for 3m", "exited
- * 14:02", and Claude Code's own final figures (its cost-state line at exit) as it wrote them.
+ * 14:02" (a day before today with its date), and Claude Code's own final figures (its cost-state line at exit) as it wrote them.
  */
-import { clockHm } from '../../store/claude/life.js';
+import { momentWords } from '../../store/claude/life.js';
 import type { GoneDatedBy } from '../../store/claude/model.js';
 import type { ExitFigures, Tokens } from '../../store/claude/transcript-facts.js';
 import { formatAge, formatAgo, isFuture } from '../../ui/format.js';
@@ -14,14 +14,14 @@ export const tokenText = (t: Tokens) =>
   `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}`;
 
 /**
- * "busy for 3m", "exited 14:02", "unknown"; a gone process this omc-top never saw run is dated by its last sign of
+ * "busy for 3m", "exited 14:02" (today; "exited yesterday 23:10", "exited Dec 6 23:10"), "unknown"; a gone process this omc-top never saw run is dated by its last sign of
  * life and says so: "gone, last sign of life 10m ago" (one it saw go: "gone for 15s").
  */
 export function lifeWords(status: string, sinceMs: number | null, now: number, datedBy?: GoneDatedBy | null): string {
   if (sinceMs === null || status === 'unknown') return status;
   if (status === 'gone' && datedBy === 'last-sign-of-life') return `gone, last sign of life ${formatAgo(sinceMs, now)}`;
   return status === 'exited'
-    ? `exited ${clockHm(sinceMs)}`
+    ? `exited ${momentWords(sinceMs, now)}`
     : isFuture(sinceMs, now)
       ? `${status}, stamped ${formatAgo(sinceMs, now)}`
       : `${status} for ${formatAge(sinceMs, now)}`;

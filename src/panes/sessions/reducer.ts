@@ -7,7 +7,7 @@ import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { processCell } from './agent-cell.js';
 import { ageText, processSearchText } from './rows.js';
 import { AGE_CHARS, sameAgeSpan } from '../../ui/format.js';
-import { lifeOf } from '../../store/claude/life.js';
+import { dayTurnMs, lifeOf } from '../../store/claude/life.js';
 import type { DraftOffer } from '../../kit/kept-drafts.js';
 import type { SessionView, SessionsDelta, SessionsSnapshot } from '../../store/sessions/model.js';
 import { compareSessions } from '../../store/sessions/derive.js';
@@ -270,8 +270,14 @@ function agedRows(
     }
     const c = claude?.get(s.id);
     holds(s.updatedMs);
-    // The CLAUDE cell reads the clock only through the age of its process's state (agent-cell.ts processCell).
-    if (c) holds(lifeOf(c).sinceMs);
+    // The CLAUDE cell reads the clock only through the age of its process's state and the day of its exit
+    // (agent-cell.ts processCell).
+    if (c) {
+      const life = lifeOf(c);
+      holds(life.sinceMs);
+      // "exited 23:10" reads "exited yesterday 23:10" from midnight (UTC) on (agent-cell.ts).
+      if (life.status === 'exited' && to > now + dayTurnMs(now) - 1) to = now + dayTurnMs(now) - 1;
+    }
     const keep = matchesEach(
       haystack(s),
       c ? processSearchText(processCell(s, c, now)) : '',

@@ -6,7 +6,7 @@
  * facts support.
  */
 import type { SessionView } from '../sessions/model.js';
-import { clockHm, tmuxPlaceOf, waitingFact, waitingProcess, whereText } from './life.js';
+import { datedHm, tmuxPlaceOf, waitingFact, waitingProcess, whereText } from './life.js';
 import type { ProcessView, WaitingFact } from './model.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 import { elsewhereText, paneTakenText } from './join-words.js';
@@ -85,16 +85,19 @@ export function activeLoop(s: SessionView) {
   return s.modes.find((m) => m.enforced || m.status === 'paused') ?? null;
 }
 
-/** "pid 7 is gone" / "pid 7 exited at 14:02" / "exited at 14:02" (by the transcript's own exit figures). */
+/**
+ * "pid 7 is gone" / "pid 7 exited at Dec 6 2026 14:02" / "exited at Dec 6 2026 14:02" (by the transcript's own exit
+ * figures): dated, as this text is kept and compared with no clock (a bare time, read the next day, looks like that day's).
+ */
 function endOfProcess(proc: ProcessView | null, facts: TranscriptFacts | null): string | null {
   // Running, but its hooks read another .omc: nothing will continue or end this root's loop.
   const away = elsewhereText(proc);
   if (away) return away;
   if (proc?.status === 'gone') return `its Claude process (pid ${proc.pid}) is gone`;
   if (proc?.status === 'exited')
-    return `its Claude process (pid ${proc.pid}) exited${proc.since !== null ? ` at ${clockHm(proc.since)}` : ''}`;
+    return `its Claude process (pid ${proc.pid}) exited${proc.since !== null ? ` at ${datedHm(proc.since)}` : ''}`;
   if ((!proc || proc.status === 'unknown') && facts?.exit)
-    return `its Claude process exited${facts.exit.endMs !== null ? ` at ${clockHm(facts.exit.endMs)}` : ''} (Claude Code's exit figures end its transcript)`;
+    return `its Claude process exited${facts.exit.endMs !== null ? ` at ${datedHm(facts.exit.endMs)}` : ''} (Claude Code's exit figures end its transcript)`;
   return null;
 }
 

@@ -10,6 +10,7 @@ import type { ClaudeSessionView, GoneDatedBy, WaitingFact } from './model.js';
 import type { ProcessStatus } from './process-status.js';
 import type { ExitFigures, PendingCall, TranscriptFacts } from './transcript-facts.js';
 import type { ProcessView } from './model.js';
+import { isFuture } from '../../io/time-ahead.js';
 
 export interface Life {
   status: ProcessStatus;
@@ -110,4 +111,44 @@ export function clockHm(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}`;
+}
+
+const DAY_MS = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const dayNumber = (ms: number) => Math.floor(ms / DAY_MS);
+
+/** "Dec 6" in UTC; "Dec 6 2025" when `now` is in another year (or not given: never, "Dec 6 2026"). */
+function dayText(ms: number, now?: number): string {
+  const d = new Date(ms);
+  const day = `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+  return now !== undefined && new Date(now).getUTCFullYear() === d.getUTCFullYear()
+    ? day
+    : `${day} ${d.getUTCFullYear()}`;
+}
+
+/** A moment with its date, whatever the clock says now: "Dec 6 2026 23:10" (UTC). For text kept without a clock. */
+export function datedHm(ms: number): string {
+  return `${dayText(ms)} ${clockHm(ms)}`;
+}
+
+/**
+ * A moment as a sentence says it at `now` (UTC): "14:02" today, "yesterday 23:10", "Dec 6 23:10" earlier ("Dec 6 2025
+ * 23:10" in another year), and a moment ahead of the clock (a clock set back) marked as such: "14:02, ahead of this
+ * clock" (its date too when it is another day). A bare time always means today.
+ */
+export function momentWords(ms: number, now: number): string {
+  const days = dayNumber(now) - dayNumber(ms);
+  const at = days === 0 ? clockHm(ms) : days === 1 ? `yesterday ${clockHm(ms)}` : `${dayText(ms, now)} ${clockHm(ms)}`;
+  return isFuture(ms, now) ? `${at}, ahead of this clock` : at;
+}
+
+/** The same moment in a narrow cell: "14:02" today, else its day alone ("Dec 6"); "ahead" for one ahead of the clock. */
+export function momentShort(ms: number, now: number): string {
+  if (isFuture(ms, now)) return 'ahead';
+  return dayNumber(now) === dayNumber(ms) ? clockHm(ms) : dayText(ms, now);
+}
+
+/** Milliseconds until the next UTC midnight, when momentWords' "14:02" turns to "yesterday 14:02". */
+export function dayTurnMs(now: number): number {
+  return DAY_MS - (((now % DAY_MS) + DAY_MS) % DAY_MS);
 }
