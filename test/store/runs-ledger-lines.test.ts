@@ -78,6 +78,23 @@ describe('run ledger: line numbers, skipped lines and outcomes told truly', () =
     expect(messages(d).find((m) => m.includes('not read'))).toMatch(/^lines 1–2 not read: /);
   });
 
+  it('a ledger too big to count the lines before the part read: its size not read, said as one sentence', ({
+    emptyProject: p,
+  }) => {
+    // 10 MB of filler lines (more than omc-top counts newlines in), then one run.
+    const filler = ('f'.repeat(1023) + '\n').repeat(10 * 1024);
+    fs.mkdirSync(path.dirname(ledgerFile(p.root)), { recursive: true });
+    fs.writeFileSync(
+      ledgerFile(p.root),
+      filler + line({ ts: at(0), run: 'ralph', sessionId: sessionOf(1), event: 'start', outcome: 'running' }),
+    );
+    const d = domain(p.root);
+    expect(runOf(d, sessionOf(1)).mode).toBe('ralph');
+    expect(messages(d).find((m) => m.includes('not read'))).toBe(
+      '9.0 MB not read (its lines not counted): omc-top reads at most the last 1.0 MB of this file at a time; runs recorded only there are not in History',
+    );
+  });
+
   it('the rotated .1 past the 512 KB read: its lines keep the file’s numbers, and no standing problem line', ({
     emptyProject: p,
   }) => {

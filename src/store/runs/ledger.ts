@@ -203,11 +203,16 @@ class LedgerFile {
         .slice(0, NAMED)
         .map((u) => (u.from === u.to ? `line ${u.from}` : `lines ${u.from}–${u.to}`));
       if (this.unread.length > NAMED) ranges.push('…');
-      if (this.uncountedBytes > 0) ranges.push(`${formatBytes(this.uncountedBytes)} whose lines were not counted`);
+      // "lines 1–20 not read", "9.5 MB not read (its lines not counted)", or both: "lines 1–20 and 9.5 MB more not
+      // read (the lines of those 9.5 MB not counted)".
+      const size = this.uncountedBytes > 0 ? formatBytes(this.uncountedBytes) : '';
+      const lines = ranges.join(', ');
+      const what = lines && size ? `${lines} and ${size} more` : lines || size;
+      const uncounted = size ? (lines ? ` (the lines of those ${size} not counted)` : ' (its lines not counted)') : '';
       out.push({
         path: this.rel,
         severity: 'warning',
-        message: `${ranges.join(', ')} not read: omc-top reads at most the last ${formatBytes(this.maxBytes)} of this file at a time; runs recorded only there are not in History`,
+        message: `${what} not read${uncounted}: omc-top reads at most the last ${formatBytes(this.maxBytes)} of this file at a time; runs recorded only there are not in History`,
       });
     }
     if (this.oddOutcomes > 0)
