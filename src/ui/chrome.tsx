@@ -88,8 +88,9 @@ export function Header({
   quota?: string | null;
   quotaShort?: string | null;
   /**
-   * Why nothing under the root can be read (not-known.ts rootUnreadWhy), or null: then no count is claimed, as no
-   * pane claims an empty list ("0 sess" would say a tree nobody could look at is empty).
+   * Why nothing under the root can be read (not-known.ts rootUnreadWhy), or null: with no session listed no count is
+   * claimed, as no pane claims an empty list ("0 sess" would say a tree nobody could look at is empty); the sessions
+   * seen before are counted, each unreadable.
    */
   rootUnread?: string | null;
 }) {
@@ -100,11 +101,14 @@ export function Header({
   const { running, stale, unreadable } = sessionCounts(sessions);
   // "running", not "live": the footer's "live" is the file watcher. Unreadable sessions may run a loop too: their
   // count is said apart (the status line's `? unreadable`).
-  const counts = rootUnread
-    ? 'sessions not known'
-    : sessions.scanning
-      ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
-      : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}${unreadable ? ` · ${unreadable} unreadable` : ''}`;
+  // A root that cannot be read with sessions still listed (seen before it went, each `unreadable`) counts them as a
+  // root that is gone does: "6 sess · 0 running · 6 unreadable". Only with none listed is there nothing to count.
+  const counts =
+    rootUnread && sessions.sessions.length === 0
+      ? 'sessions not known'
+      : sessions.scanning
+        ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
+        : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}${unreadable ? ` · ${unreadable} unreadable` : ''}`;
   const label = `omc-top${readonly ? ' [readonly]' : ''}  `;
   const clock = `${formatClock(now).slice(0, 5)} UTC`;
   const attn = attentionText(needs, notifyOff);

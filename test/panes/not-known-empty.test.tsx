@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
-import { NO_CLAUDE_DIR, waitFor } from '../helpers/fixtures.js';
+import { NO_CLAUDE_DIR, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { refuseReads, type ReadFault } from '../helpers/read-faults.js';
 import { OmcStore } from '../../src/store/store.js';
 import type { MountedApp } from '../helpers/mount-app.js';
@@ -160,6 +160,29 @@ describe('empty states when .omc cannot be read', () => {
     expect(history).toContain('Runs not known: sessions cannot be read (the ⚠ line says why).');
     expect(wiki).toMatch(/Pages not known: wiki cannot be read \(.*permission denied/);
     for (const screen of [sessions, teams, history, wiki]) expect(screen).not.toMatch(EMPTY_CLAIMS);
+  });
+});
+
+describe('the header while .omc is away with sessions listed', () => {
+  it('.omc replaced by a file, then removed: the header counts the rows shown as unreadable, the same both ways', async ({
+    emptyProject: p,
+    mount,
+  }) => {
+    const ids = [1, 2, 3, 4, 5, 6].map((i) => `c0ffee0${i}-0000-4000-8000-00000000000${i}`);
+    for (const sessionId of ids) writeLiveRalph(p, { sessionId, iteration: 2 });
+    const a = mount(storeAt(p.root, p.dir, 'auto'), { columns: 140, rows: 20 });
+    await a.ready;
+    await a.waitForText('6 sess · 6 running');
+    // A file where .omc was: the six rows are still listed, each unreadable; the header says so, not "not known".
+    fs.renameSync(p.root, `${p.root}.away`);
+    fs.writeFileSync(p.root, 'not a directory\n');
+    await a.waitForText('now, not a directory');
+    const asFile = await a.waitForText('6 sess · 0 running · 6 unreadable');
+    expect(asFile).not.toContain('sessions not known');
+    // Removed: the same words.
+    fs.unlinkSync(p.root);
+    await a.waitForText(/\.omc is gone/);
+    expect(await a.waitForText('6 sess · 0 running · 6 unreadable')).not.toContain('sessions not known');
   });
 });
 
