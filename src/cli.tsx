@@ -47,6 +47,7 @@ import { cleanLine } from './io/sanitize.js';
 import { shellArg, shownName, shownPath } from './io/shown-path.js';
 import { shownArg } from './io/shown-arg.js';
 import { listDirSync } from './io/safe-fs/index.js';
+import { kernelCwd } from './io/kernel-cwd.js';
 import { OmcStore } from './store/store.js';
 import { firstStepRows } from './store/sessions/domain.js';
 import { runFullScreen, type FullScreenControls } from './terminal/full-screen.js';
@@ -217,8 +218,16 @@ interface TuiOptions {
   omc: OmcInstall;
   /** The same finding made again (resolveRootAndOmc): the store looks again on a timer. */
   omcRedetect?: (reads?: OmcReadMemo, processes?: boolean) => OmcInstall;
-  /** The root looked for again by another OMC's rules (resolveRootAndOmc): followed when an upgrade moves it. */
-  rootFor?: (install: OmcInstall) => RootResolution;
+  /**
+   * The root looked for again by another OMC's rules (resolveRootAndOmc): followed when an upgrade moves it; `from`
+   * another directory (the process's own, renamed under it): followed when the project moved.
+   */
+  rootFor?: (install: OmcInstall, from?: string) => RootResolution;
+  /**
+   * The root was found from the directory omc-top runs in (no --root, no --cwd): when it goes, it is looked for
+   * again from that directory as the kernel has it now, which a rename of the project moves (followMove).
+   */
+  followsCwd?: boolean;
   attention?: { notify?: string; noTitle?: boolean };
   /**
    * The search for nested .omc roots under the project (O switches to them; null when there is no project to
@@ -268,15 +277,23 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   // Declared before the first store starts: its listener for another OMC reaches `live` through it.
   let follow: OmcFollower = () => undefined;
   let startAnswers = opts.gitAnswers;
+  // Declared before the first store starts: its root going reaches it.
+  let lookForMove: () => boolean = () => false;
   const watch = (root: string, projectDir: string | undefined, rule: string) => {
     const git = startAnswers;
     startAnswers = undefined;
-    return watchRoot(root, projectDir, rule, opts, ui, project, git, (words, next, from, cause) =>
+    const w = watchRoot(root, projectDir, rule, opts, ui, project, git, (words, next, from, cause) =>
       follow(words, next, from, cause),
     );
+    // The root gone from its path: the project may have been renamed (followMove), looked at once it is said.
+    w.store.status.subscribe(() => {
+      if (w.store.status.getSnapshot().rootAbsence?.code === 'missing') setImmediate(() => lookForMove());
+    });
+    return w;
   };
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
   follow = omcFollower(res, opts, live, watch, ui, () => controls?.redraw());
+  lookForMove = moveFollower(res, opts, live, watch, ui, () => controls?.redraw());
   // Once per start, never per tick: drafts kept longer than their age are not meant any more (old-drafts.ts).
   // --readonly writes nothing, omc-top's own state included.
   if (!opts.readonly) dropOldDrafts(live.store.drafts.dir);
@@ -296,8 +313,10 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   // made after the monitor started (a prompt in a subdirectory) is found then, as `--json` and a fresh monitor find
   // it. Not looked for on a timer: that would walk up to 2,000 directories of the project every tick, and a watch on
   // each would take as many inotify watches; O is where the user asks which roots there are.
+  const startRoot = res.root;
   const nested = (): NestedSearch => {
-    if (search && !search.done) return search.result();
+    // The search begun at start looked under the project's old path: once it moved, a new one.
+    if (search && !search.done && res.root === startRoot) return search.result();
     const base = nestedSearchBase(res);
     return base ? findNestedRoots(base, res.root) : NO_NESTED;
   };
@@ -308,6 +327,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     watch,
     ui,
     () => controls?.redraw(),
+    () => lookForMove(),
   );
   let kept: KeptOutcome[] = [];
   const running = runFullScreen(
@@ -472,6 +492,44 @@ function omcFollower(
 }
 
 /**
+ * The project renamed (or moved) under the running monitor: its root is gone from the path found at start, while OMC's
+ * hooks and Claude, whose directories moved with it, write under the new one. When the root was found from the
+ * directory omc-top runs in (no --root, no --cwd), it is looked for again from that directory as the kernel has it
+ * now (kernel-cwd.ts; gone with it: nothing to follow), by the same rules (`rootFor`); a root there that is not the
+ * one watched is followed, said once. True when it moved. Called when the root goes, and at each O.
+ */
+function moveFollower(
+  res: RootResolution,
+  opts: TuiOptions,
+  live: Watched & { rootExplain: string; closing: boolean },
+  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
+  ui: UiStore,
+  redraw: () => void,
+): () => boolean {
+  return () => {
+    // A nested root the user chose with O stays chosen; a root given by hand stays as given.
+    if (!opts.followsCwd || !opts.rootFor || live.closing || live.store.root !== res.root) return false;
+    const here = kernelCwd();
+    if (here === null || here === opts.cwd) return false;
+    const again = opts.rootFor(opts.omc, here);
+    if (!again.exists || again.root === res.root) return false;
+    const was = res.root;
+    opts.cwd = here;
+    Object.assign(res, again);
+    live.attention.dispose();
+    void live.store.close();
+    live.rootExplain = again.explain;
+    Object.assign(live, watch(again.root, again.projectDir, again.rule));
+    ui.flash(
+      `the project moved to ${shownPath(here)}: state read from ${shownPath(again.root)} now (was ${shownPath(was)})`,
+      'info',
+    );
+    redraw(); // a fresh instance on a cleared screen, rendered from the new store
+    return true;
+  };
+}
+
+/**
  * `O`: the same screen on another root of the project (an empty list when there are no nested roots). The old store and
  * its watcher close; the new one starts, and the screen is drawn afresh from it.
  */
@@ -482,6 +540,8 @@ function rootSwitcher(
   watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
   ui: UiStore,
   redraw: () => void,
+  /** The project's root looked for again where the process is now (moveFollower): true when it moved. */
+  lookAgain: () => boolean,
 ): RootChoice {
   /**
    * The roots as they are now, searched again each time O asks (`nested`): the main root first (the one an OMC
@@ -503,6 +563,7 @@ function rootSwitcher(
     get roots() {
       return roots();
     },
+    lookAgain,
     switchTo: (abs) => {
       if (live.closing || abs === live.store.root) return;
       const isMain = abs === res.root;
@@ -603,6 +664,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     nestedSearch: search,
     claudeEnv,
     gitAnswers,
+    followsCwd: !args.flags.has('cwd') && rootFlag(args) === undefined,
   });
 }
 

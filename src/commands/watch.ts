@@ -51,6 +51,8 @@ import { shownBasename } from '../io/safe-fs/byte-paths.js';
 import { sameAbsence } from '../io/watch/root-presence.js';
 import { pauseAfterFirstLineForTest } from './test-pause.js';
 import { shownArg } from '../io/shown-arg.js';
+import { kernelCwd } from '../io/kernel-cwd.js';
+import { shownPath } from '../io/shown-path.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
 
@@ -196,22 +198,53 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     const was = current.at.root;
     const found = followRoot(rootFor, next, was, cause);
     if (found.moved === null) return;
-    const words = found.moved;
+    moveTo(found.res, next, was, found.moved);
+  };
+  /**
+   * The project renamed under the watch (its root gone from its path): with the root found from the directory the
+   * watch runs in (no --root, no --cwd), it is looked for again from that directory as the kernel has it now, and a
+   * root there is followed with a `root` line (the monitor's cli.tsx moveFollower).
+   */
+  let startCwd = io?.cwd === undefined && !args.flags.has('cwd') && rootFlag(args) === undefined ? cwd : null;
+  const followMove = (from: OmcStore) => {
+    if (closing || moving || from !== current?.store || startCwd === null) return;
+    const here = kernelCwd();
+    if (here === null || here === startCwd) return;
+    const next = from.omc ?? omc;
+    const again = rootFor(next, here);
+    const was = current.at.root;
+    if (!again.exists || again.root === was) return;
+    startCwd = here;
+    moveTo(
+      again,
+      next,
+      was,
+      `the project moved to ${shownPath(here)}: state read from ${shownPath(again.root)} now (was ${shownPath(was)})`,
+    );
+  };
+  const start = async (at: RootResolution, install: OmcInstall, first: boolean): Promise<OnRoot> => {
+    const on = await watchOn(at, { ...base, omc: install }, flags, lines, shown, follow, first);
+    on.store.status.subscribe(() => {
+      if (on.store.status.getSnapshot().rootAbsence?.code === 'missing') setImmediate(() => followMove(on.store));
+    });
+    return on;
+  };
+  const moveTo = (found: RootResolution, next: OmcInstall, was: string, words: string) => {
     moving = new Promise<void>((done) =>
       setImmediate(() => {
         void (async () => {
           const old = current as OnRoot;
-          const absence = found.res.exists ? null : ({ code: 'missing' } as const);
-          state(rootLine(project, now(), { path: found.res.root, absence, message: words }, { was, words }) + '\n');
+          const absence = found.exists ? null : ({ code: 'missing' } as const);
+          state(rootLine(project, now(), { path: found.root, absence, message: words }, { was, words }) + '\n');
           await old.stop('rows gone');
-          if (!closing) current = await watchOn(found.res, { ...base, omc: next }, flags, lines, shown, follow, false);
+          if (!closing) current = await start(found, next, false);
           moving = null;
           done();
         })();
       }),
     );
   };
-  current = await watchOn(res, { ...base, omc }, flags, lines, shown, follow, true);
+  current = await start(res, omc, true);
   await stopped;
   closing = true;
   stream?.close();

@@ -135,6 +135,8 @@ export const GLOBAL_BINDINGS: readonly Binding<null, RouterContext<null>>[] = [
 /** O: the next (other) root of the project, after asking; the store restarts on it. */
 function chooseRoot(env: RouterEnv): void {
   const choice = env.app.roots;
+  // The project renamed under the monitor: found again from where it runs now, and followed (said in its words).
+  if (choice?.lookAgain?.()) return;
   const roots = choice?.roots ?? [];
   if (!choice || roots.length < 2) {
     env.app.flash('no other .omc root under this project (O switches between the ones OMC hooks made)', 'info');

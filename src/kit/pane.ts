@@ -22,6 +22,11 @@ export interface RootChoice {
   roots: ReadonlyArray<{ rel: string; abs: string; sessions: number }>;
   /** Restarts the store on `abs` (the screen, the watcher, the attention layer follow it). */
   switchTo(abs: string): void;
+  /**
+   * The project's own root looked for again where the monitor runs now (a renamed project: cli.tsx moveFollower);
+   * true when the monitor moved to it (and said so): O then does nothing more.
+   */
+  lookAgain?(): boolean;
 }
 
 export interface AppActions {

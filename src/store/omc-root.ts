@@ -48,9 +48,11 @@ export function resolveRootAndOmc(opts: {
   redetect: (reads?: OmcReadMemo, processes?: boolean) => OmcInstall;
   /**
    * The root looked for again, as `install`'s release places it (a running monitor whose OMC changed: 4.x and 5.5
-   * put it in different places), from the same start, with git asked afresh.
+   * put it in different places), from the same start, with git asked afresh. `from`: from that directory instead
+   * (the process's own directory, renamed under it: kernel-cwd.ts); a root found there is this project's start from
+   * then on (its later looks and the OMC's).
    */
-  rootFor: (install: OmcInstall) => RootResolution;
+  rootFor: (install: OmcInstall, from?: string) => RootResolution;
   /**
    * The environment the project's Claude side is read with: `env` with the CLAUDE_CONFIG_DIR of the live Claudes
    * working in the project when they use another config directory than `env` says (project-config.ts).
@@ -65,7 +67,7 @@ export function resolveRootAndOmc(opts: {
   const env = opts.env ?? process.env;
   // One answer per question: the install and the root both start from the top level of the working directory.
   const git = gitOnePass(opts.git ?? realGit);
-  const cwd = path.resolve(opts.cwd);
+  let cwd = path.resolve(opts.cwd);
   // `--root <project>/.omc` names its project (store/root.ts takes its parent): the working directory's repository
   // is not asked about (a git run before the first frame for an answer the override would replace).
   const named = opts.rootOverride ? path.resolve(cwd, opts.rootOverride) : null;
@@ -82,9 +84,9 @@ export function resolveRootAndOmc(opts: {
     processes: opts.processes,
     claudeConfig,
   });
-  const rootBy = (install: OmcInstall, probe: GitProbe) =>
+  const rootBy = (install: OmcInstall, probe: GitProbe, at = cwd) =>
     resolveOmcRoot({
-      cwd,
+      cwd: at,
       env,
       home: opts.home ?? homeDir(env),
       git: probe,
@@ -96,7 +98,7 @@ export function resolveRootAndOmc(opts: {
       omcVersion: install.assumed ? null : install.version,
     });
   const res = rootBy(first, git);
-  const projectDir = res.projectDir === guess ? guess : res.projectDir;
+  let projectDir = res.projectDir === guess ? guess : res.projectDir;
   // The files only: a live Claude process's --plugin-dir is read once per process by the claude domain, and a look
   // at every live process's command line on each tick would cost a monitor at rest per process (issue 30). Only
   // when the process whose --plugin-dir decided is gone are they looked at, once (omc-recheck.ts).
@@ -106,7 +108,15 @@ export function resolveRootAndOmc(opts: {
     if (processes && projectDir !== null) claudeConfig = projectClaudeConfig(projectDir, env);
     return detectOmcInstall({ env, projectDir, override: opts.override, processes, reads, claudeConfig });
   };
-  const rootFor = (install: OmcInstall) => rootBy(install, opts.git ?? realGit);
+  const rootFor = (install: OmcInstall, from?: string) => {
+    const at = from === undefined ? cwd : path.resolve(from);
+    const found = rootBy(install, opts.git ?? realGit, at);
+    if (at !== cwd && found.exists) {
+      cwd = at;
+      projectDir = found.projectDir;
+    }
+    return found;
+  };
   if (res.projectDir !== guess && res.projectDir !== null) claudeConfig = claudeConfigOf(res.projectDir);
   const omc =
     res.projectDir === guess

@@ -720,6 +720,7 @@ export class OmcStore {
       wants: (rel, isDir) => this.domains.some((d) => d.wants(rel, isDir)),
       isLeafDir: (rel) => this.domains.some((d) => d.isLeafDir?.(rel) ?? false),
       holdsLeaves: (rel) => this.domains.some((d) => d.holdsLeaves?.(rel) ?? false),
+      rootGiven: this.rootRule === 'override',
       onEvents: (events, edge) => this.dispatch(events, edge),
       // A rescan re-reads the domains read so far; one still being read first (or not yet) reads the disk as it is then.
       onRescan: () => {

@@ -59,6 +59,11 @@ export interface TreeWatcherOptions {
   isLeafDir?(rel: string): boolean;
   /** Leaves whose subdirectories may be leaves too (`state/sessions`: its session directories). */
   holdsLeaves?(rel: string): boolean;
+  /**
+   * The root was given by hand (`--root`): it is waited for at that path only, and the waiting words say so (a root
+   * found from the current directory is looked for again there when it goes: the monitor's follow of a rename).
+   */
+  rootGiven?: boolean;
 }
 
 export interface TreeWatcher {
@@ -78,6 +83,7 @@ const WATCH_FAILURE_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'EP
 
 export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   const root = path.resolve(opts.root);
+  const given = opts.rootGiven === true;
   let mode: WatchMode = 'starting';
   let chok: FSWatcher | null = null;
   let poller: { stop(): void } | null = null;
@@ -195,7 +201,9 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     if (presence.present) seenRoot = true;
     setMode(
       'polling',
-      presence.present ? pollWhy : rootAbsentWords(root, presence.absence, { polling: true, wasThere: seenRoot }),
+      presence.present
+        ? pollWhy
+        : rootAbsentWords(root, presence.absence, { polling: true, wasThere: seenRoot, given }),
     );
   };
 
@@ -209,7 +217,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       sayPolling();
     } else if (change === 'gone') {
       stopEventWatches();
-      setMode('waiting', rootAbsentWords(root, presence.absence, { polling: false, wasThere: true }));
+      setMode('waiting', rootAbsentWords(root, presence.absence, { polling: false, wasThere: true, given }));
     } else {
       stopEventWatches();
       setMode(
@@ -261,7 +269,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   } else if (presence.present) {
     startEventWatches();
   } else {
-    setMode('waiting', rootAbsentWords(root, presence.absence, { polling: false, wasThere: false }));
+    setMode('waiting', rootAbsentWords(root, presence.absence, { polling: false, wasThere: false, given }));
   }
 
   return {
@@ -296,17 +304,19 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
 export function rootAbsentWords(
   root: string,
   absence: RootAbsence | null,
-  how: { polling: boolean; wasThere: boolean },
+  how: { polling: boolean; wasThere: boolean; given?: boolean },
 ): string {
   const shown = shownPath(root);
   const wait = how.polling ? 'polling every 1 s for it' : 'waiting for it';
+  // A root given with --root is looked for there only (one found from the current directory follows a rename).
+  const given = how.given ? ' (given with --root)' : '';
   if (absence?.code === 'not-a-directory')
     return absence.kind === 'not a directory'
-      ? `${shown} is not a directory now; ${wait} to be one again`
-      : `${shown} is ${absence.kind} now, not a directory; ${wait} to be one again`;
-  if (absence?.code === 'symlink-loop') return `${shown} ${SYMLINK_LOOP}; ${wait} to be a directory`;
-  if (absence?.code === 'unreachable') return `${shown} cannot be looked at (${absence.errno}); ${wait}`;
+      ? `${shown} is not a directory now; ${wait} to be one again${given}`
+      : `${shown} is ${absence.kind} now, not a directory; ${wait} to be one again${given}`;
+  if (absence?.code === 'symlink-loop') return `${shown} ${SYMLINK_LOOP}; ${wait} to be a directory${given}`;
+  if (absence?.code === 'unreachable') return `${shown} cannot be looked at (${absence.errno}); ${wait}${given}`;
   return how.wasThere
-    ? `${shown} is gone (moved away or removed); ${wait} to come back`
-    : `${shown} does not exist; ${wait}`;
+    ? `${shown} is gone (moved away or removed); ${wait} to come back${given}`
+    : `${shown} does not exist; ${wait}${given}`;
 }

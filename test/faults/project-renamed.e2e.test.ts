@@ -1,0 +1,99 @@
+/**
+ * The project directory renamed under the running monitor (`mv p9 p9-renamed`): OMC's hooks and Claude, whose
+ * working directories moved with it, go on writing under the new name. A monitor that found its root from the
+ * directory it runs in looks for it again there (the kernel's answer, which the rename moved) and follows, saying so
+ * once; a root given with --root stays as given, and its waiting line says so.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/fixtures.js';
+import { BIN } from '../helpers/pty.js';
+import { liveRalph, makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { TerminalHarness } from '../helpers/pty.js';
+
+const SID = 'a9999999-1111-4222-8333-444444444444';
+const stateFile = (root: string) => `${root}/state/sessions/${SID}/ralph-state.json`;
+
+let h: TerminalHarness | null = null;
+let p: TempProject | null = null;
+let moved: string | null = null;
+let child: ChildProcess | null = null;
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = null;
+  h?.dispose();
+  p?.cleanup();
+  if (moved) fs.rmSync(moved, { recursive: true, force: true });
+  h = p = moved = null;
+});
+
+function project(): TempProject {
+  p = makeProject();
+  writeOmcJson(stateFile(p.root), liveRalph({ sessionId: SID, iteration: 2 }));
+  moved = `${p.dir}-renamed`;
+  return p;
+}
+
+describe('the project directory renamed under the monitor', () => {
+  it('started inside it: the monitor follows to the new path and shows the loop OMC writes there', async () => {
+    const pr = project();
+    const t = (h = new TerminalHarness({ cwd: pr.dir, cols: 200, rows: 30 }));
+    await t.waitForText('ralph 2/10');
+    await t.waitForText(/ live\s*$/m);
+    fs.renameSync(pr.dir, moved!);
+    writeOmcJson(stateFile(`${moved}/.omc`), liveRalph({ sessionId: SID, iteration: 3 }));
+    await t.waitForText('ralph 3/10');
+    await t.waitForText(`the project moved to ${moved}`);
+    await t.waitForText(/ live\s*$/m);
+    // Live on the new path: the next iteration is an event there.
+    writeOmcJson(stateFile(`${moved}/.omc`), liveRalph({ sessionId: SID, iteration: 4 }));
+    await t.waitForText('ralph 4/10');
+    expect(t.text()).not.toMatch(/is gone \(moved away or removed\)/);
+  });
+
+  it('a root given with --root stays as given: its waiting line says so, nothing is followed', async () => {
+    const pr = project();
+    const t = (h = new TerminalHarness({ cwd: pr.dir, args: ['--root', pr.root], cols: 200, rows: 30 }));
+    await t.waitForText('ralph 2/10');
+    await t.waitForText(/ live\s*$/m);
+    fs.renameSync(pr.dir, moved!);
+    writeOmcJson(stateFile(`${moved}/.omc`), liveRalph({ sessionId: SID, iteration: 3 }));
+    await t.waitForText(/is gone \(moved away or removed\); waiting for it to come back \(given with --root\)/);
+    // O looks again, and a root given by hand is not looked for elsewhere.
+    t.write('O');
+    await t.waitForText('no other .omc root under this project');
+    expect(t.text()).not.toContain('ralph 3/10');
+    expect(t.text()).not.toContain('the project moved');
+  });
+
+  it('watch --json started inside it follows too: a root line names the new path, and the loop there is reported', async () => {
+    const pr = project();
+    let out = '';
+    let err = '';
+    child = spawn(process.execPath, [BIN, 'watch', '--json', '--snapshot', '--rows'], {
+      cwd: pr.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const lines = () =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready (${err})` });
+    fs.renameSync(pr.dir, moved!);
+    writeOmcJson(stateFile(`${moved}/.omc`), liveRalph({ sessionId: SID, iteration: 3 }));
+    const movedLine = (l: Record<string, unknown>) =>
+      l.type === 'root' && l.was !== null && (l.root as { path?: string }).path === `${moved}/.omc`;
+    await waitFor(() => lines().some(movedLine), { timeoutMs: 30_000, what: `the root line (${out})` });
+    expect(JSON.stringify(lines().find(movedLine))).toContain('the project moved to');
+    // The loop's row from the new root, at the iteration OMC wrote there.
+    await waitFor(
+      () =>
+        lines().some((l) => l.type === 'row' && JSON.stringify(l).includes(SID) && JSON.stringify(l).includes('3/10')),
+      { timeoutMs: 30_000, what: `the row at 3/10 (${out.slice(-2000)})` },
+    );
+  });
+});
