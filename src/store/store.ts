@@ -708,6 +708,8 @@ export class OmcStore {
       monotonic: this.monotonic,
       onJump: () => this.clockJumped(),
     });
+    // A scan's missing files wait in the watcher's removal hold, as an event's removal does (tree-watcher.ts).
+    this.sessions.holdRemovals = (rels) => this.watcher?.holdRemovals(rels) ?? false;
     if (progressive) {
       const watchLeaf = (rel: string) => this.watcher?.watchLeaf(rel) ?? false;
       this.sessions.watchLeaves = watchLeaf;

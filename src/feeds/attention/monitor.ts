@@ -42,7 +42,14 @@ function settled(store: OmcStore): boolean {
   const s = store.sessions.getSnapshot();
   const status = store.status.getSnapshot();
   // `reading`: the progressive start is live before every domain has been read (teams come after sessions).
-  return !s.scanning && !status.reading && status.watchMode !== 'starting' && (status.rootAbsence ?? null) === null;
+  // The sessions' own look may find the root away before the watcher's status says so (a scan inside an `rm -rf`).
+  return (
+    !s.scanning &&
+    !status.reading &&
+    status.watchMode !== 'starting' &&
+    (status.rootAbsence ?? null) === null &&
+    s.rootAway !== true
+  );
 }
 
 export type TransitionListener = (batch: readonly Transition[], view: AttentionView) => void;

@@ -75,6 +75,13 @@ export interface TreeWatcher {
    * (the caller is reading the directory). False when leaves are not watched (polling, closed, not a leaf).
    */
   watchLeaf(rel: string): boolean;
+  /**
+   * Files a rescan no longer finds, taken as removals: held as an event's removal is (removal-hold.ts) and delivered
+   * as `unlink` events once removals are quiet, if the root is still there and they are not. A rescan can land inside
+   * an `rm -rf` of the root (its files go first); taken at once, each loop there would be said to stop. False when
+   * nothing is held (polling: the caller's second look; closed): the caller takes them as gone now.
+   */
+  holdRemovals(rels: readonly string[]): boolean;
 }
 
 const isRemoval = (e: WatchEvent) => e.type === 'unlink' || e.type === 'unlinkDir';
@@ -279,6 +286,11 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     watchLeaf(rel: string) {
       if (closed || poller || mode === 'polling' || !isLeaf(rel) || !opts.wants(rel, true)) return false;
       return leaves.watchForCaller(rel);
+    },
+    holdRemovals(rels) {
+      if (closed || poller || mode === 'polling') return false;
+      removals.take(rels.map((rel) => ({ type: 'unlink' as const, rel })));
+      return true;
     },
     async close() {
       closed = true;

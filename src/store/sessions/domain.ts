@@ -526,7 +526,11 @@ export class SessionsDomain implements Domain {
       if (!hidden(rel)) unlistedFiles.push(rel);
       else if (!away) this.recs.readIfChanged(rel);
     }
-    for (const rel of this.goneOnSecondLook(unlistedFiles, away)) this.recs.drop(rel);
+    const gone = this.goneOnSecondLook(unlistedFiles, away);
+    // Watched by events: what this scan no longer finds is a removal like any other, held by the watcher until
+    // removals are quiet and delivered (an unlink event, refresh) only if the root and not the file is there then. A
+    // rescan of a root just back can land inside the next `rm -rf .omc` (its files go before its directories).
+    if (gone.length > 0 && !this.holdRemovals?.(gone)) for (const rel of gone) this.recs.drop(rel);
     // Sessions whose directory vanished without us seeing their files go too.
     for (const key of this.views.keys()) {
       if (key !== LEGACY && !this.recs.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory())
@@ -554,6 +558,11 @@ export class SessionsDomain implements Domain {
    * poll later than it was seen.
    */
   secondLookForRemovals = false;
+  /**
+   * Set by the store: hands files a scan no longer finds to the tree watcher's removal hold (io/watch/removal-hold.ts);
+   * false when it holds nothing (polling: the second look above; no watch, or closed): they are dropped at once.
+   */
+  holdRemovals: ((rels: readonly string[]) => boolean) | null = null;
   /** The files the last scan no longer found, held for the next (only while `secondLookForRemovals`). */
   private notFoundLastScan = new Set<string>();
 
@@ -900,6 +909,7 @@ export class SessionsDomain implements Domain {
       lineage: this.lineage,
       omcSeen: this.omcSeen(),
       unreadableDirs: this.unlistedDirs,
+      rootAway: this.unreached?.away === true,
     });
     this.armTimer(now);
   }

@@ -175,6 +175,12 @@ export interface SessionsSnapshot {
    * unknown, not absent; those seen before are kept, `unreadable` (SessionView.unreadableAbove). Usually empty.
    */
   unreadableDirs?: readonly string[];
+  /**
+   * The last scan found no `.omc` at the root's path (moved away, removed, a file there): its sessions are kept as
+   * last seen, each `unreadable`. A scan may see it before the watcher's status says so (the attention monitor
+   * diffs no such picture: monitor.ts `settled`).
+   */
+  rootAway?: boolean;
 }
 
 export interface SessionsDelta {
