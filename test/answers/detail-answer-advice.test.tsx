@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { writeRegistry } from '../helpers/claude-files.js';
-import { loopWithClaudes } from '../helpers/claude-registry-rig.js';
+import { answeringStore, loopWithClaudes } from '../helpers/claude-registry-rig.js';
 import { describe, expect, it, KEY } from '../helpers/it.js';
 import { askPermission } from '../helpers/permission-ask.js';
 
@@ -32,14 +32,7 @@ describe("the session detail's advice for a waiting Claude", () => {
       name: 'proj-e',
     });
     const xdg = tempDir();
-    const store = newStore({
-      root: p.root,
-      projectDir: p.dir,
-      watch: 'poll',
-      claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
-      answers: { stateDir: path.join(xdg, 'omc-top'), listen: true, live: true },
-    });
-    store.start();
+    const store = answeringStore({ newStore, claudeDir }, p, xdg);
     const a = mount(store, { columns: 200, rows: 40 });
     await a.ready;
     await a.waitForText(/eeeeeeee/);

@@ -7,8 +7,7 @@
 import path from 'node:path';
 import { answerInputOf, answerItems } from '../../src/feeds/answers/items.js';
 import { attentionReport } from '../../src/feeds/attention/report.js';
-import { writeRegistry } from '../helpers/claude-files.js';
-import { loopWithClaudes } from '../helpers/claude-registry-rig.js';
+import { answeringStore, loopWithClaudes, twoClaudesOneWaiting } from '../helpers/claude-registry-rig.js';
 import { describe, expect, it, KEY, onTestFinished } from '../helpers/it.js';
 import { askPermission } from '../helpers/permission-ask.js';
 import { waitFor } from '../helpers/fixtures.js';
@@ -23,35 +22,11 @@ describe('a permission prompt of one of two Claudes on a session', () => {
     newStore,
     mount,
   }) => {
-    const pool = loopWithClaudes(p, S, 100);
-    const asker = (await pool.start()).pid as number;
-    const resumed = (await pool.start()).pid as number;
     // A, the loop's Claude, waits on the prompt in window 1; B, resumed later in window 2, is idle (and the newer).
-    writeRegistry(claudeDir, asker, S, {
-      status: 'waiting',
-      waitingFor: 'permission prompt',
-      cwd: p.dir,
-      tmux: 'ta-main:@1.%1',
-      name: 'proj-a',
-      startedAt: Date.now() - 120_000,
-    });
-    writeRegistry(claudeDir, resumed, S, {
-      status: 'idle',
-      cwd: p.dir,
-      tmux: 'ta-main:@2.%2',
-      name: 'proj-b',
-      startedAt: Date.now() - 60_000,
-    });
+    const { asker, resumed } = await twoClaudesOneWaiting(loopWithClaudes(p, S, 100), claudeDir, p, S);
     const xdg = tempDir();
     const env: NodeJS.ProcessEnv = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: xdg, HOME: p.dir };
-    const store = newStore({
-      root: p.root,
-      projectDir: p.dir,
-      watch: 'poll',
-      claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
-      answers: { stateDir: path.join(xdg, 'omc-top'), listen: true, live: true },
-    });
-    store.start();
+    const store = answeringStore({ newStore, claudeDir }, p, xdg);
     expect(store.claude.getSnapshot().bySession.get(S)?.process?.pid).toBe(resumed);
 
     const hook = askPermission({

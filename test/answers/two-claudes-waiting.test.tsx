@@ -10,8 +10,7 @@ import path from 'node:path';
 import { attentionReport } from '../../src/feeds/attention/report.js';
 import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { rowOf } from '../../src/feeds/row.js';
-import { writeRegistry } from '../helpers/claude-files.js';
-import { loopWithClaudes } from '../helpers/claude-registry-rig.js';
+import { answeringStore, loopWithClaudes, twoClaudesOneWaiting } from '../helpers/claude-registry-rig.js';
 import { describe, expect, it, KEY } from '../helpers/it.js';
 import { askPermission } from '../helpers/permission-ask.js';
 import { waitFor } from '../helpers/fixtures.js';
@@ -26,34 +25,10 @@ describe('two Claudes on a session, the one not shown waiting on a prompt', () =
     newStore,
     mount,
   }) => {
-    const pool = loopWithClaudes(p, S, 100);
-    const asker = (await pool.start()).pid as number;
-    const resumed = (await pool.start()).pid as number;
-    writeRegistry(claudeDir, asker, S, {
-      status: 'waiting',
-      waitingFor: 'permission prompt',
-      cwd: p.dir,
-      tmux: 'ta-main:@1.%1',
-      name: 'proj-a',
-      startedAt: Date.now() - 120_000,
-    });
-    writeRegistry(claudeDir, resumed, S, {
-      status: 'idle',
-      cwd: p.dir,
-      tmux: 'ta-main:@2.%2',
-      name: 'proj-b',
-      startedAt: Date.now() - 60_000,
-    });
+    const { asker, resumed } = await twoClaudesOneWaiting(loopWithClaudes(p, S, 100), claudeDir, p, S);
     const xdg = tempDir();
     const env: NodeJS.ProcessEnv = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: xdg, HOME: p.dir };
-    const store = newStore({
-      root: p.root,
-      projectDir: p.dir,
-      watch: 'poll',
-      claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
-      answers: { stateDir: path.join(xdg, 'omc-top'), listen: true, live: true },
-    });
-    store.start();
+    const store = answeringStore({ newStore, claudeDir }, p, xdg);
     const claude = store.claude.getSnapshot().bySession.get(S);
     expect(claude?.process?.pid).toBe(resumed);
 

@@ -8,6 +8,7 @@ import { onTestFinished } from 'vitest';
 import type { OmcStore, OmcStoreOptions } from '../../src/store/store.js';
 import { sleeperPool, type SleeperPool } from './claude-stand-in.js';
 import { writeLiveRalph, type TempProject } from './fixtures.js';
+import { writeRegistry } from './claude-files.js';
 import type { Fixtures } from './it.js';
 
 /**
@@ -45,4 +46,55 @@ export function registryStore(
 /** The environment `attentionReport` reads: Claude's registry in `claudeDir`, omc-top's state in a scratch dir. */
 export function attentionEnv({ claudeDir, tempDir }: Pick<Fixtures, 'claudeDir' | 'tempDir'>): NodeJS.ProcessEnv {
   return { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: path.join(tempDir(), 'xdg') };
+}
+
+/**
+ * A started store over `p` that polls the project, reads the registry in `claudeDir` and listens for permission
+ * prompts (omc-top's hook hands them over), its state directory under `xdg`: the store the answering tests mount.
+ */
+export function answeringStore(
+  { newStore, claudeDir }: Pick<Fixtures, 'newStore' | 'claudeDir'>,
+  p: TempProject,
+  xdg: string,
+): OmcStore {
+  const store = newStore({
+    root: p.root,
+    projectDir: p.dir,
+    watch: 'poll',
+    claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
+    answers: { stateDir: path.join(xdg, 'omc-top'), listen: true, live: true },
+  });
+  store.start();
+  return store;
+}
+
+/**
+ * Two Claudes on `sessionId` (the tester's scene): A, the loop's own and the older, waits on a permission prompt in
+ * tmux window 1 (proj-a); B, `claude --resume` of the same session in window 2 and the newer, is idle (proj-b). B is
+ * the process the session shows.
+ */
+export async function twoClaudesOneWaiting(
+  pool: SleeperPool,
+  claudeDir: string,
+  p: TempProject,
+  sessionId: string,
+): Promise<{ asker: number; resumed: number }> {
+  const asker = (await pool.start()).pid as number;
+  const resumed = (await pool.start()).pid as number;
+  writeRegistry(claudeDir, asker, sessionId, {
+    status: 'waiting',
+    waitingFor: 'permission prompt',
+    cwd: p.dir,
+    tmux: 'ta-main:@1.%1',
+    name: 'proj-a',
+    startedAt: Date.now() - 120_000,
+  });
+  writeRegistry(claudeDir, resumed, sessionId, {
+    status: 'idle',
+    cwd: p.dir,
+    tmux: 'ta-main:@2.%2',
+    name: 'proj-b',
+    startedAt: Date.now() - 60_000,
+  });
+  return { asker, resumed };
 }
