@@ -4,36 +4,11 @@
  * leaves y and A out and keeps n deny; a prompt shown whole offers y allow. The session detail's footer the same.
  * The tester's case: 60x16, the detail saying "y and A refuse" over a footer offering "y allow / approve".
  */
-import path from 'node:path';
-import { OmcStore } from '../../src/store/store.js';
 import { describe, expect, it, KEY } from '../helpers/it.js';
-import { askPermission } from '../helpers/permission-ask.js';
-import { SESSION, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { askingScene, longCommand } from '../helpers/permission-ask.js';
+import { SESSION, waitFor } from '../helpers/fixtures.js';
 
 const S = SESSION.ralph;
-
-const longCommand = (steps: number) =>
-  `echo start; ${Array.from({ length: steps }, (_, i) => `step${String(i + 1).padStart(2, '0')} && `).join('')}echo HIDDEN-TAIL`;
-
-function scene(project: TempProject, newStore: (o: ConstructorParameters<typeof OmcStore>[0]) => OmcStore) {
-  const env: NodeJS.ProcessEnv = {
-    XDG_STATE_HOME: path.join(project.dir, 'xdg-state'),
-    XDG_CONFIG_HOME: path.join(project.dir, 'xdg-config'),
-    CLAUDE_CONFIG_DIR: path.join(project.dir, 'claude'),
-    HOME: project.dir,
-    PATH: process.env.PATH,
-  };
-  const store = newStore({
-    root: project.root,
-    watch: 'poll',
-    projectDir: project.dir,
-    claude: { live: false, env: { CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR } },
-    answers: { stateDir: path.join(project.dir, 'xdg-state', 'omc-top'), listen: true, live: true },
-  });
-  store.start();
-  const ask = (command: string) => askPermission({ env, session: S, cwd: project.dir, command });
-  return { store, ask };
-}
 
 /** The footer: the last line of the frame. */
 const footer = (lines: string[]) => lines.filter((l) => l.trim() !== '').at(-1) ?? '';
@@ -44,7 +19,7 @@ describe('the ! footer offers y only where y allows', () => {
     newStore,
     mount,
   }) => {
-    const { store, ask } = scene(project, newStore);
+    const { store, ask } = askingScene(project, newStore, S);
     const a = mount(store, { columns: 60, rows: 16 });
     await a.ready;
     const hook = ask(longCommand(47));
@@ -62,7 +37,7 @@ describe('the ! footer offers y only where y allows', () => {
     newStore,
     mount,
   }) => {
-    const { store, ask } = scene(project, newStore);
+    const { store, ask } = askingScene(project, newStore, S);
     const a = mount(store, { columns: 120, rows: 40 });
     await a.ready;
     const command = longCommand(60);
@@ -77,7 +52,7 @@ describe('the ! footer offers y only where y allows', () => {
   });
 
   it('80x24, a command shown whole: the footer offers y allow', async ({ project, newStore, mount }) => {
-    const { store, ask } = scene(project, newStore);
+    const { store, ask } = askingScene(project, newStore, S);
     const a = mount(store, { columns: 80, rows: 24 });
     await a.ready;
     const hook = ask(longCommand(45));
@@ -91,7 +66,7 @@ describe('the ! footer offers y only where y allows', () => {
 
 describe("the session detail's footer offers y only where y allows", () => {
   it('the command scrolled out of view: no y allow; scrolled back: y allow', async ({ project, newStore, mount }) => {
-    const { store, ask } = scene(project, newStore);
+    const { store, ask } = askingScene(project, newStore, S);
     const a = mount(store, { columns: 100, rows: 20 });
     await a.ready;
     await waitFor(() => a.lines().some((l) => l.includes('88727f43')), { what: 'the ralph row' });

@@ -7,34 +7,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { OmcStore } from '../../src/store/store.js';
+import type { OmcStore, OmcStoreOptions } from '../../src/store/store.js';
 import { describe, expect, it, KEY } from '../helpers/it.js';
-import { askPermission } from '../helpers/permission-ask.js';
+import { askingScene, longCommand } from '../helpers/permission-ask.js';
 import { SESSION, waitFor, type TempProject } from '../helpers/fixtures.js';
 
 const S = SESSION.ralph;
 
-/** `echo start; step01 && … stepNN && echo HIDDEN-TAIL`: the tail is what a cut would hide. */
-const longCommand = (steps: number) =>
-  `echo start; ${Array.from({ length: steps }, (_, i) => `step${String(i + 1).padStart(2, '0')} && `).join('')}echo HIDDEN-TAIL`;
-
-function scene(project: TempProject, newStore: (o: ConstructorParameters<typeof OmcStore>[0]) => OmcStore) {
-  const env: NodeJS.ProcessEnv = {
-    XDG_STATE_HOME: path.join(project.dir, 'xdg-state'),
-    XDG_CONFIG_HOME: path.join(project.dir, 'xdg-config'),
-    CLAUDE_CONFIG_DIR: path.join(project.dir, 'claude'),
-    HOME: project.dir,
-    PATH: process.env.PATH,
-  };
-  const store = newStore({
-    root: project.root,
-    watch: 'poll',
-    projectDir: project.dir,
-    claude: { live: false, env: { CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR } },
-    answers: { stateDir: path.join(project.dir, 'xdg-state', 'omc-top'), listen: true, live: true },
-  });
-  store.start();
-  const ask = (command: string) => askPermission({ env, session: S, cwd: project.dir, command });
+function scene(project: TempProject, newStore: (o: OmcStoreOptions) => OmcStore) {
+  const { store, ask } = askingScene(project, newStore, S);
   const answerFiles = () => {
     const dir = path.join(store.permissions.stateDir, 'permissions', 'answers');
     return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
