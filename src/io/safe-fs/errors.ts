@@ -38,6 +38,10 @@ export function describeErrno(err: unknown): { code: ReadFailureCode; message: s
   switch (e?.code) {
     case 'ENOENT':
       return { code: 'missing', message: 'file vanished before it could be read' };
+    case 'ESRCH':
+      // A /proc/<pid>/ file opened while its process was a zombie and read after it was reaped: the process is gone,
+      // as ENOENT would have said a moment later (a liveness check must not take it for "cannot tell").
+      return { code: 'missing', message: 'its process ended before it could be read (ESRCH)' };
     case 'EISDIR':
       return { code: 'not-a-file', message: 'is a directory where a file was expected' };
     case 'ELOOP':
