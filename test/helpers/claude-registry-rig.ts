@@ -98,3 +98,19 @@ export async function twoClaudesOneWaiting(
   });
   return { asker, resumed };
 }
+
+/**
+ * A started store over `p` as a one-shot `--json` reads it (no watch, no timer), its Claude side in `cfg` and its
+ * clock fixed at `now`: the cost tests' store.
+ */
+export function oneShotStore(newStore: Fixtures['newStore'], p: TempProject, cfg: string, now: number): OmcStore {
+  const store = newStore({
+    root: p.root,
+    watch: 'none',
+    projectDir: p.dir,
+    clock: () => now,
+    claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+  });
+  store.start();
+  return store;
+}

@@ -16,7 +16,9 @@ import { rowOf } from '../../../src/feeds/row.js';
 import { costLines } from '../../../src/panes/sessions/cost-lines.js';
 import { rowCost } from '../../../src/panes/fleet/layout.js';
 import type { FleetRow } from '../../../src/fleet/model.js';
-import type { OmcStore, OmcStoreOptions } from '../../../src/store/store.js';
+import type { OmcStore } from '../../../src/store/store.js';
+import { oneShotStore } from '../../helpers/claude-registry-rig.js';
+import type { Fixtures } from '../../helpers/it.js';
 
 const S = 'aaaaaaaa-1111-4222-8333-0000000000f2';
 const NOW = Date.parse('2026-12-02T12:00:00Z');
@@ -45,17 +47,8 @@ function transcript(p: TempProject, cfg: string, longResponse: boolean): void {
   ]);
 }
 
-function oneShot(newStore: (o: OmcStoreOptions) => OmcStore, p: TempProject, cfg: string): OmcStore {
-  const store = newStore({
-    root: p.root,
-    watch: 'none',
-    projectDir: p.dir,
-    clock: () => NOW,
-    claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
-  });
-  store.start();
-  return store;
-}
+const oneShot = (newStore: Fixtures['newStore'], p: TempProject, cfg: string): OmcStore =>
+  oneShotStore(newStore, p, cfg, NOW);
 
 function surfaces(store: OmcStore) {
   const sessions = store.sessions.getSnapshot().sessions;

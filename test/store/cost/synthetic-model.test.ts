@@ -11,7 +11,9 @@ import { assistant, prompt } from '../claude/lines.js';
 import { addClaudeToReport } from '../../../src/store/claude/report.js';
 import { addCostToReport } from '../../../src/feeds/cost-report.js';
 import { costLines } from '../../../src/panes/sessions/cost-lines.js';
-import type { OmcStore, OmcStoreOptions } from '../../../src/store/store.js';
+import type { OmcStore } from '../../../src/store/store.js';
+import { oneShotStore } from '../../helpers/claude-registry-rig.js';
+import type { Fixtures } from '../../helpers/it.js';
 
 const S = 'aaaaaaaa-1111-4222-8333-0000000000f3';
 const NOW = Date.parse('2026-12-02T12:00:00Z');
@@ -62,17 +64,8 @@ function session(p: TempProject, cfg: string): void {
   ]);
 }
 
-function oneShot(newStore: (o: OmcStoreOptions) => OmcStore, p: TempProject, cfg: string): OmcStore {
-  const store = newStore({
-    root: p.root,
-    watch: 'none',
-    projectDir: p.dir,
-    clock: () => NOW,
-    claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
-  });
-  store.start();
-  return store;
-}
+const oneShot = (newStore: Fixtures['newStore'], p: TempProject, cfg: string): OmcStore =>
+  oneShotStore(newStore, p, cfg, NOW);
 
 describe('the <synthetic> model', () => {
   it('costs nothing: not unpriced in the detail nor in --json, and by_model agrees with unpriced_models', ({

@@ -19,7 +19,9 @@ import { costPaneLines } from '../../../src/panes/cost/lines.js';
 import { costLines } from '../../../src/panes/sessions/cost-lines.js';
 import { rowCost } from '../../../src/panes/fleet/layout.js';
 import type { FleetRow } from '../../../src/fleet/model.js';
-import type { OmcStore, OmcStoreOptions } from '../../../src/store/store.js';
+import type { OmcStore } from '../../../src/store/store.js';
+import { oneShotStore } from '../../helpers/claude-registry-rig.js';
+import type { Fixtures } from '../../helpers/it.js';
 
 const S = 'aaaaaaaa-1111-4222-8333-0000000000f1';
 const NOW = Date.parse('2026-12-02T12:00:00Z');
@@ -49,17 +51,8 @@ function bigTranscript(p: TempProject, cfg: string, big: boolean): void {
   fs.appendFileSync(f, '\n' + assistant(S, '2026-12-02T11:00:10Z', 'a2', 2, [{ type: 'text', text: 'two' }]) + '\n');
 }
 
-function oneShot(newStore: (o: OmcStoreOptions) => OmcStore, p: TempProject, cfg: string): OmcStore {
-  const store = newStore({
-    root: p.root,
-    watch: 'none',
-    projectDir: p.dir,
-    clock: () => NOW,
-    claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
-  });
-  store.start();
-  return store;
-}
+const oneShot = (newStore: Fixtures['newStore'], p: TempProject, cfg: string): OmcStore =>
+  oneShotStore(newStore, p, cfg, NOW);
 
 /** Everything a user reads of the session's spend, from the functions each surface draws with. */
 function surfaces(store: OmcStore) {
