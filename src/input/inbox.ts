@@ -11,6 +11,7 @@ import { mode, navBindings } from '../kit/nav.js';
 import type { InputEvent } from '../terminal/keys.js';
 import { acknowledge } from '../feeds/attention/control.js';
 import { isPermissionNeed, type NeedItem } from '../feeds/attention/needs.js';
+import { isAnswerLine } from '../feeds/answers/items.js';
 import { LEGACY_KEY } from '../store/sessions/model.js';
 import { teamShutdownCommand } from '../store/teams/omc-team-rules.js';
 import { paneReachable, reachAdvice } from '../store/claude/attention.js';
@@ -69,6 +70,10 @@ function pressInSession(env: RouterEnv, n: NeedItem, key: string): void {
 
 /** A permission prompt of a Claude with no OMC session row: nothing to open or jump to here; it is answered above. */
 const ANSWER_ABOVE = 'a permission prompt: answer it under "To answer" (y allow · n deny), or in its terminal';
+
+/** `c` on a line under "To answer": it is decided with its own keys; a loop's cancel is on its session's row. */
+const NOT_CANCELLED_HERE =
+  'a line to answer is decided, not cancelled: its keys are in the footer (a loop behind it is cancelled from its session)';
 
 /** A team item no session's active team mode runs: nothing of omc-top's to cancel; OMC's command cleans it up. */
 const teamWithoutMode = (n: NeedItem) =>
@@ -170,7 +175,11 @@ export const INBOX_BINDINGS: readonly B[] = [
     help: "cancel the item's loop (cleans up an orphaned one; a team's: its session's team mode): the Sessions pane's cancel, with its confirmation",
     hint: 'cancel',
     writes: true,
+    // Offered on a need's row only: a line to answer (a permission prompt, an OMC gate) is decided, not cancelled.
+    offered: (ctx) => needOf(ctx) !== null,
     disabled: (ctx) => {
+      const r = rowOf(ctx);
+      if (r?.kind === 'problem' && isAnswerLine(r.problem)) return NOT_CANCELLED_HERE;
       const n = needOf(ctx);
       if (n && !isPermissionNeed(n) && n.team !== null && n.mode === null) return teamWithoutMode(n);
       return noSession(ctx) ?? (n?.mode ? null : 'no loop to cancel for this item');

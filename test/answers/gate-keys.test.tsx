@@ -44,6 +44,10 @@ describe.skipIf(process.platform !== 'linux')('the ! list: OMC graph gates', () 
     expect(a.text()).toMatch(/nodes: build completed → gate-deploy ready → stage not reached/);
     expect(footer()).toMatch(/y allow \/ approve/);
     expect(footer()).not.toMatch(/A always/);
+    // A gate is decided, not cancelled: c is not offered, and pressed it says so (it said "select an item that needs you").
+    expect(footer()).not.toMatch(/c cancel/);
+    await a.step('c');
+    await a.waitForText('a line to answer is decided, not cancelled');
     await a.step('y');
     await a.waitForText('Approve OMC gate gate-deploy of run two-gates?');
     await a.step('y');
