@@ -8,8 +8,8 @@
  *  2. `<HOME>/.config/claude-omc/config.jsonc`.
  * The first file that exists, parses and has `security.hardMaxIterations` set (any value but undefined) decides;
  * a file that does not parse (or cannot be read) is passed by. A number is the hard max; anything else (a string,
- * null) is no number, and then `OMC_SECURITY=strict` (exactly that, in the hook's environment) gives 200, else
- * there is none. A hard max of 0 or less is none.
+ * null) is no number, and then `OMC_SECURITY=strict` (exactly that, in the hook's environment: the session's own
+ * Claude's, whose hooks run its Stop) gives 200, else there is none. A hard max of 0 or less is none.
  *
  * The files are JSON with comments as OMC strips them: first every `//` to the end of its line, then every
  * `/* … *\/`, with no regard for strings (a `//` inside a string value breaks the file for OMC too).
@@ -106,9 +106,26 @@ interface Kept {
   look: FileLook;
 }
 
+/** The Claude process whose Stop hook runs (the one joined to the session); null: none of the session's runs. */
+export interface HookProcess {
+  pid: number;
+  procStart: string | null;
+  startedAt: number | null;
+}
+
+/** `OMC_SECURITY` as one process's hooks get it; `unknown`: why that cannot be told here. */
+export interface SecuritySetting {
+  value: string | null;
+  source: string;
+  unknown: string | null;
+}
+
 export interface HardMaxOptions {
-  /** `OMC_SECURITY` as the hooks get it (HookEnv: Claude's settings, a live Claude's environment, omc-top's). */
-  security: () => { value: string | null; source: string };
+  /**
+   * `OMC_SECURITY` as the hooks of `proc` get it (HookEnv.forProcess: Claude's settings, else that process's own
+   * environment; unknown when there is no process or its environment cannot be read, never another Claude's).
+   */
+  security: (proc: HookProcess | null) => SecuritySetting;
   /** The user's home, whose `.config/claude-omc/config.jsonc` the hook reads; null: not read. */
   home: string | null;
 }
@@ -117,24 +134,30 @@ export interface HardMaxOptions {
 export class HardMaxConfig {
   private readonly files = new Map<string, Kept>();
   private readonly memo = new Map<string, HardMax>();
-  private securityKey: string | null = null;
+  /** What each process's hooks got at its last judging, by process: `refresh` asks again and compares. */
+  private readonly asked = new Map<string, { proc: HookProcess | null; key: string }>();
   /** The problem lines of the files as last read (one list while nothing moves: the store compares lists). */
   private lines: Problem[] | null = null;
 
   constructor(private readonly opts: HardMaxOptions) {}
 
-  /** The hard max for a hook started in `cwd`, from what was last read (the first call for a file reads it). */
-  of(cwd: string): HardMax {
-    const sec = this.opts.security();
-    const key = `${sec.value ?? ''}\u0000${sec.source}`;
-    if (key !== this.securityKey) {
-      this.securityKey = key;
-      this.memo.clear();
+  /**
+   * The hard max for the Stop hook of `proc` (the session's own Claude; null: none runs) started in `cwd`, from what
+   * was last read (the first call for a file reads it).
+   */
+  of(cwd: string, proc: HookProcess | null): HardMax {
+    const sec = this.opts.security(proc);
+    const key = securityKey(sec);
+    const pk = processKey(proc);
+    if (this.asked.get(pk)?.key !== key) {
+      if (this.asked.size > 256) this.asked.clear();
+      this.asked.set(pk, { proc, key });
     }
-    let v = this.memo.get(cwd);
+    const memoKey = `${cwd}\u0000${key}`;
+    let v = this.memo.get(memoKey);
     if (v === undefined) {
-      if (this.memo.size > 64) this.memo.clear();
-      this.memo.set(cwd, (v = this.judge(cwd, sec)));
+      if (this.memo.size > 256) this.memo.clear();
+      this.memo.set(memoKey, (v = this.judge(cwd, sec)));
     }
     return v;
   }
@@ -148,9 +171,14 @@ export class HardMaxConfig {
       this.files.set(file, { stamp, look: lookAt(path.dirname(file), path.basename(file)) });
       changed = true;
     }
-    const sec = this.opts.security();
-    if (this.securityKey !== null && `${sec.value ?? ''}\u0000${sec.source}` !== this.securityKey) changed = true;
+    // A process's environment cannot change, but the settings that beat it can (and the process may be read now).
+    for (const { proc, key } of this.asked.values())
+      if (securityKey(this.opts.security(proc)) !== key) {
+        changed = true;
+        break;
+      }
     if (changed) {
+      this.asked.clear();
       this.memo.clear();
       this.lines = null;
     }
@@ -197,7 +225,7 @@ export class HardMaxConfig {
     return { file, look: kept.look };
   }
 
-  private judge(cwd: string, sec: { value: string | null; source: string }): HardMax {
+  private judge(cwd: string, sec: SecuritySetting): HardMax {
     const places: { root: string; rel: string }[] = [{ root: cwd, rel: PROJECT_REL }];
     if (this.opts.home !== null) places.push({ root: this.opts.home, rel: USER_REL });
     let unknown: string | null = null;
@@ -219,7 +247,17 @@ export class HardMaxConfig {
         source: `OMC_SECURITY=strict from ${sec.source}`,
         unknown,
       };
-    return unknown === null ? NO_HARD_MAX : { ...NO_HARD_MAX, unknown };
+    // OMC_SECURITY not known (no Claude of the session runs, or its environment is not readable): strict would
+    // give 200, which decides only for a max that has reached it.
+    const envUnknown =
+      sec.unknown === null
+        ? null
+        : {
+            at: STRICT_HARD_MAX,
+            words: `${sec.unknown} (with OMC_SECURITY=strict the hard max is ${String(STRICT_HARD_MAX)})`,
+          };
+    if (unknown === null && envUnknown === null) return NO_HARD_MAX;
+    return { ...NO_HARD_MAX, unknown, ...(envUnknown ? { envUnknown } : {}) };
   }
 
   /** A config file as the user knows it: `~/…` under the home directory, else its path. */
@@ -232,6 +270,9 @@ export class HardMaxConfig {
     return shownPath(file);
   }
 }
+
+const securityKey = (s: SecuritySetting): string => `${s.value ?? ''}\u0000${s.source}\u0000${s.unknown ?? ''}`;
+const processKey = (p: HookProcess | null): string => (p === null ? '' : `${String(p.pid)}:${p.procStart ?? ''}`);
 
 function describe(v: unknown): string {
   if (typeof v === 'string') return `the text ${JSON.stringify(v.slice(0, 40))}`;

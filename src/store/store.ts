@@ -324,9 +324,10 @@ export class OmcStore {
       ...common,
       omc: opts.omc,
       home: opts.home ?? null,
-      // ralph's hard max as the hooks find it: their security config files, OMC_SECURITY as they get it.
+      // ralph's hard max as the hooks find it: their security config files, OMC_SECURITY as the hooks of the
+      // session's own Claude get it (not the project's newest Claude's).
       hardMax: new HardMaxConfig({
-        security: () => this.hookEnv.get('OMC_SECURITY'),
+        security: (proc) => this.hookEnv.forProcess('OMC_SECURITY', proc),
         home: opts.home ?? null,
       }),
       projectDir: this.projectDir,

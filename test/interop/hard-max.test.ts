@@ -6,6 +6,7 @@
  * `hard-max`), its news says so instead of "OMC extends it (+10)", and the hook's decision and the file it writes
  * are compared with that verdict at each step (29/30, 30/30, with and without the config, strict at 200).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { diffFacts, factsOf } from '../../src/feeds/attention/engine.js';
 import { attentionInput } from '../../src/feeds/attention/monitor.js';
 import { detectOmcInstall } from '../../src/store/omc-install.js';
 import { OmcStore } from '../../src/store/store.js';
+import { writeRegistry } from '../helpers/claude-files.js';
 import { liveRalph, makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';
 import { hookDecision, spawnStopHook } from '../helpers/stop-hook.js';
@@ -22,9 +24,11 @@ const SID = '5a5a5a5a-1111-4222-8333-444455556666';
 let p: TempProject | null = null;
 let home: string | null = null;
 let store: OmcStore | null = null;
+const claudes: ChildProcess[] = [];
 afterEach(async () => {
   await store?.close();
   store = null;
+  for (const c of claudes.splice(0)) c.kill('SIGKILL');
   p?.cleanup();
   if (home) fs.rmSync(home, { recursive: true, force: true });
   p = home = null;
@@ -35,7 +39,10 @@ interface World {
   project?: string;
   /** `~/.config/claude-omc/config.jsonc`, or none. */
   user?: string;
-  /** Claude's environment, which its hooks inherit (omc-top reads it as its own here: no live Claude). */
+  /**
+   * The session's Claude's environment, which its hooks inherit: a stand-in Claude process started with it, joined
+   * to the session by Claude's registry (omc-top reads /proc/<pid>/environ). Absent: no Claude runs the session.
+   */
   env?: Record<string, string>;
   /** `env` of the project's `.claude/settings.json` (Claude gives it to the hooks). */
   settingsEnv?: Record<string, string>;
@@ -43,7 +50,31 @@ interface World {
   max: number;
 }
 
-function world(w: World) {
+/**
+ * A stand-in for a Claude process of `sid` in `cwd` started with `env` (a real process, so its environment is in
+ * /proc), in the registry of the config directory `cfg`; `startedAt` orders it among the project's Claudes.
+ */
+async function claudeOf(cfg: string, sid: string, cwd: string, env: Record<string, string>, startedAt: number) {
+  const c = spawn('sleep', ['600'], { stdio: 'ignore', env: { ...process.env, ...env } });
+  claudes.push(c);
+  await new Promise<void>((resolve, reject) => {
+    c.once('error', reject);
+    c.once('spawn', () => resolve());
+  });
+  writeRegistry(cfg, c.pid as number, sid, { status: 'busy', cwd, startedAt });
+  return c.pid as number;
+}
+
+/** OMC_SECURITY as a process got it: what its hooks inherit (read from /proc, as Claude's hooks get it). */
+function securityOf(pid: number): Record<string, string> {
+  const kv = fs
+    .readFileSync(`/proc/${String(pid)}/environ`, 'utf8')
+    .split('\0')
+    .find((x) => x.startsWith('OMC_SECURITY='));
+  return kv === undefined ? {} : { OMC_SECURITY: kv.slice('OMC_SECURITY='.length) };
+}
+
+async function world(w: World) {
   p = makeProject({ prefix: 'omc-top-hardmax-' });
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hardmax-home-'));
   const dir = p.dir;
@@ -62,7 +93,8 @@ function world(w: World) {
   }
   const file = path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
   writeOmcJson(file, { ...liveRalph({ sessionId: SID, iteration: w.iteration, max: w.max }), prompt: 'scratch' });
-  const env = { HOME: h, CLAUDE_CONFIG_DIR: path.join(h, '.claude'), CLAUDE_PLUGIN_ROOT: OMC55, ...w.env };
+  const env = { HOME: h, CLAUDE_CONFIG_DIR: path.join(h, '.claude'), CLAUDE_PLUGIN_ROOT: OMC55 };
+  if (w.env !== undefined) await claudeOf(env.CLAUDE_CONFIG_DIR, SID, dir, w.env, Date.now() - 60_000);
   const omc = detectOmcInstall({ env, projectDir: dir, processes: false });
   const s = (store = new OmcStore({
     root: p.root,
@@ -111,8 +143,8 @@ const CONFIG_30 = `{
 }`;
 
 describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
-  it('project .claude/omc.jsonc = 30: 29/30 continues, 30/30 is the hard limit (block once, active: false)', () => {
-    const w = world({ project: CONFIG_30, iteration: 29, max: 30 });
+  it('project .claude/omc.jsonc = 30: 29/30 continues, 30/30 is the hard limit (block once, active: false)', async () => {
+    const w = await world({ project: CONFIG_30, iteration: 29, max: 30 });
     expect(w.verdict()).toMatchObject({ rules: '5.5.0', decision: 'block', rule: 'iteration' });
     const first = w.stop();
     expect(first.decision).toMatchObject({ decision: 'block', mode: 'ralph' });
@@ -138,8 +170,8 @@ describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
     expect(w.store.problems.getSnapshot().filter((x) => x.path.includes('omc.jsonc'))).toEqual([]);
   });
 
-  it('no config: 30/30 is extended by 10 (the hook and omc-top agree)', () => {
-    const w = world({ iteration: 30, max: 30 });
+  it('no config: 30/30 is extended by 10 (the hook and omc-top agree)', async () => {
+    const w = await world({ iteration: 30, max: 30 });
     expect(w.verdict()).toMatchObject({ decision: 'block', rule: 'extend' });
     expect(w.verdict().detail).toBe('at its max: the hook extends it by 10 and continues');
     const r = w.stop();
@@ -148,16 +180,16 @@ describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
     expect(w.verdict()).toMatchObject({ decision: 'block', rule: 'iteration' });
   });
 
-  it("OMC_SECURITY=strict in Claude's environment: 30/30 is extended, 200/200 is the hard limit (200)", () => {
-    const low = world({ env: { OMC_SECURITY: 'strict' }, iteration: 30, max: 30 });
+  it("OMC_SECURITY=strict in Claude's environment: 30/30 is extended, 200/200 is the hard limit (200)", async () => {
+    const low = await world({ env: { OMC_SECURITY: 'strict' }, iteration: 30, max: 30 });
     expect(low.verdict()).toMatchObject({ decision: 'block', rule: 'extend' });
     expect(low.verdict().detail).toContain('the hard max 200');
     expect(low.stop().hook).toContain('EXTENDED');
     expect(low.state()).toMatchObject({ active: true, max_iterations: 40 });
   });
 
-  it('OMC_SECURITY=strict: 200/200 blocks once and switches ralph off', () => {
-    const w = world({ env: { OMC_SECURITY: 'strict' }, iteration: 200, max: 200 });
+  it('OMC_SECURITY=strict: 200/200 blocks once and switches ralph off', async () => {
+    const w = await world({ env: { OMC_SECURITY: 'strict' }, iteration: 200, max: 200 });
     expect(w.verdict()).toMatchObject({ decision: 'block', rule: 'hard-max' });
     expect(w.verdict().detail).toMatch(/^at the hard max \(200, OMC_SECURITY=strict from /);
     const r = w.stop();
@@ -167,8 +199,8 @@ describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
     expect(w.verdict().decision).toBe('stop');
   });
 
-  it("OMC_SECURITY=strict from the project's .claude/settings.json env, with the config's 30 over strict's 200", () => {
-    const w = world({ settingsEnv: { OMC_SECURITY: 'strict' }, project: CONFIG_30, iteration: 30, max: 30 });
+  it("OMC_SECURITY=strict from the project's .claude/settings.json env, with the config's 30 over strict's 200", async () => {
+    const w = await world({ settingsEnv: { OMC_SECURITY: 'strict' }, project: CONFIG_30, iteration: 30, max: 30 });
     expect(w.verdict()).toMatchObject({ decision: 'block', rule: 'hard-max' });
     // Claude gives its hooks the settings' env: the hook here gets it as Claude would.
     const r = w.stop({ OMC_SECURITY: 'strict' }).hook;
@@ -177,8 +209,8 @@ describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
     expect(w.state()).toMatchObject({ active: false });
   });
 
-  it("the user's ~/.config/claude-omc/config.jsonc when the project has none; a project file OMC cannot parse is passed by", () => {
-    const w = world({
+  it("the user's ~/.config/claude-omc/config.jsonc when the project has none; a project file OMC cannot parse is passed by", async () => {
+    const w = await world({
       project: '{ "security": { "hardMaxIterations": 30, } }',
       user: '{"security":{"hardMaxIterations":30}}',
       iteration: 30,
@@ -196,8 +228,8 @@ describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
     expect(w.state()).toMatchObject({ active: false });
   });
 
-  it('a hard max that is not a number ("30") is none, and the user file is not looked at (the hook extends)', () => {
-    const w = world({
+  it('a hard max that is not a number ("30") is none, and the user file is not looked at (the hook extends)', async () => {
+    const w = await world({
       project: '{"security":{"hardMaxIterations":"30"}}',
       user: '{"security":{"hardMaxIterations":30}}',
       iteration: 30,
@@ -212,8 +244,8 @@ describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
     expect(w.state()).toMatchObject({ active: true, max_iterations: 40 });
   });
 
-  it('a // inside a string breaks the file for OMC too (its comment stripping ignores strings): no hard max', () => {
-    const w = world({
+  it('a // inside a string breaks the file for OMC too (its comment stripping ignores strings): no hard max', async () => {
+    const w = await world({
       project: '{"url":"https://x.example","security":{"hardMaxIterations":30}}',
       iteration: 30,
       max: 30,
@@ -222,8 +254,8 @@ describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
     expect(w.stop().hook).toContain('EXTENDED');
   });
 
-  it('a config file written while the store runs is read on the next look (the verdict moves with it)', () => {
-    const w = world({ iteration: 30, max: 30 });
+  it('a config file written while the store runs is read on the next look (the verdict moves with it)', async () => {
+    const w = await world({ iteration: 30, max: 30 });
     expect(w.verdict().rule).toBe('extend');
     const dir = path.dirname(path.dirname(path.dirname(path.dirname(path.dirname(w.file)))));
     fs.mkdirSync(path.join(dir, '.claude'));
@@ -231,5 +263,68 @@ describe("OMC 5.5.0's hard max for ralph, against its real Stop hook", () => {
     w.store.sessions.lookAtHardMax();
     expect(w.verdict().rule).toBe('hard-max');
     expect(w.stop().hook).toContain('HARD LIMIT');
+  });
+});
+
+describe("OMC_SECURITY is each session's own Claude's (the hooks of that Claude run its Stop)", () => {
+  const A = 'a1a1a1a1-1111-4222-8333-444455556666';
+  const B = 'b2b2b2b2-1111-4222-8333-444455556666';
+  const C = 'c3c3c3c3-1111-4222-8333-444455556666';
+
+  it("two sessions whose Claudes differ: each verdict is its own Claude's, and a session with none says it is not known", async () => {
+    p = makeProject({ prefix: 'omc-top-hardmax-two-' });
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hardmax-home-'));
+    const dir = p.dir;
+    const h = home;
+    const cfg = path.join(h, '.claude');
+    for (const sid of [A, B, C])
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
+        ...liveRalph({ sessionId: sid, iteration: 200, max: 200 }),
+        prompt: 'scratch',
+      });
+    // A's Claude runs with OMC_SECURITY=strict and is the older; B's, the project's newest, runs without it.
+    const pidA = await claudeOf(cfg, A, dir, { OMC_SECURITY: 'strict' }, Date.now() - 120_000);
+    const pidB = await claudeOf(cfg, B, dir, {}, Date.now() - 60_000);
+    const env = { HOME: h, CLAUDE_CONFIG_DIR: cfg, CLAUDE_PLUGIN_ROOT: OMC55 };
+    const s = (store = new OmcStore({
+      root: p.root,
+      projectDir: dir,
+      omc: detectOmcInstall({ env, projectDir: dir, processes: false }),
+      home: h,
+      watch: 'none',
+      claude: { live: false, env },
+      runs: { env },
+    }));
+    s.start();
+    const ralphOf = (sid: string) =>
+      s.sessions
+        .getSnapshot()
+        .sessions.find((v) => v.id === sid)
+        ?.modes.find((m) => m.mode === 'ralph')?.verdict;
+
+    expect(ralphOf(A)).toMatchObject({ rule: 'hard-max' });
+    expect(ralphOf(A)?.detail).toBe(
+      `at the hard max (200, OMC_SECURITY=strict from Claude pid ${String(pidA)}'s environment): the hook blocks once and switches ralph off`,
+    );
+    expect(ralphOf(B)).toMatchObject({ rule: 'extend' });
+    expect(ralphOf(B)?.detail).toBe('at its max: the hook extends it by 10 and continues');
+    // No Claude runs C: what the Claude that runs its next Stop will have is not known, and said so.
+    expect(ralphOf(C)).toMatchObject({ rule: 'extend' });
+    expect(ralphOf(C)?.detail).toBe(
+      'at its max: the hook extends it by 10 and continues (not sure: no Claude process of this session runs: OMC_SECURITY in the environment of the Claude that runs its next Stop is not known (with OMC_SECURITY=strict the hard max is 200))',
+    );
+
+    // The real Stop hook, run as each Claude runs it (with that Claude's environment), agrees.
+    const stopOf = (sid: string, pid: number) =>
+      spawnStopHook('5.5.0', { cwd: dir, sessionId: sid, home: h, now: Date.now(), env: securityOf(pid) });
+    expect(stopOf(A, pidA)).toContain('HARD LIMIT');
+    expect(stopOf(B, pidB)).toContain('EXTENDED');
+    const stateOf = (sid: string) =>
+      JSON.parse(fs.readFileSync(path.join(p?.root ?? '', 'state', 'sessions', sid, 'ralph-state.json'), 'utf8')) as {
+        active: boolean;
+        max_iterations: number;
+      };
+    expect(stateOf(A)).toMatchObject({ active: false, max_iterations: 200 });
+    expect(stateOf(B)).toMatchObject({ active: true, max_iterations: 210 });
   });
 });

@@ -71,6 +71,7 @@ describe.skipIf(!linux)('a process that ended but was not reaped (a zombie)', ()
         getSnapshot: () => ({ sessions: [], version: 0 }),
         subscribe: () => () => {},
         setSessionInstalls: () => {},
+        setSessionProcesses: () => {},
         setStopFacts: () => {},
       };
       const claude = new ClaudeDomain({

@@ -83,6 +83,43 @@ describe('OMC variables as the hooks see them', () => {
     expect(hookSettingWords(env.get('C'))).toContain(`Claude pid ${pid}'s environment`);
   });
 
+  it('one process’s hooks: the settings’ env, else that process’s own environment, else not known (never another’s)', async ({
+    tempDir,
+  }) => {
+    const w = world(tempDir);
+    writeJson(path.join(w.home, '.claude', 'settings.json'), { env: { A: 'user' } });
+    const started = (env: Record<string, string>) => {
+      const c = spawn('sleep', ['600'], { env: { PATH: process.env.PATH, ...env }, stdio: 'ignore' });
+      onTestFinished(() => void c.kill('SIGKILL'));
+      return { pid: c.pid as number, startedAt: Date.now(), procStart: null };
+    };
+    const mine = started({ A: 'shell', B: 'mine' });
+    const newer = started({ B: 'newer' });
+    const env = new HookEnv({
+      env: { B: 'omc-top' },
+      claudeEnv: w.claudeEnv,
+      projectDir: w.project,
+      managedDir: w.managed,
+      liveClaudes: () => [mine, newer],
+    });
+    await waitFor(() => fs.readFileSync(`/proc/${String(mine.pid)}/environ`, 'utf8').includes('B=mine'));
+    expect(env.forProcess('A', mine)).toMatchObject({ value: 'user', unknown: null });
+    expect(env.forProcess('B', mine)).toMatchObject({
+      value: 'mine',
+      source: `Claude pid ${String(mine.pid)}'s environment`,
+      unknown: null,
+    });
+    expect(env.forProcess('C', mine)).toMatchObject({ value: null, unknown: null });
+    expect(env.forProcess('B', null)).toMatchObject({ value: null });
+    expect(env.forProcess('B', null).unknown).toMatch(/^no Claude process of this session runs: B in the environment/);
+    // A process whose environment cannot be read here: not known, and why.
+    const gone = env.forProcess('B', { pid: 4194303, startedAt: null, procStart: null });
+    expect(gone.value).toBeNull();
+    expect(gone.unknown).toMatch(
+      /^Claude pid 4194303's environment could not be read here \(.+\): its B is not known$/,
+    );
+  });
+
   it('a store judges team workers by the heartbeat window the worker hook gets (the project settings env)', ({
     emptyProject,
     newStore,

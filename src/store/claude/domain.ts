@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isMissingSync, statSync } from '../../io/safe-fs/index.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
+import type { HookProcess } from '../hard-max.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import { compareSessions } from '../sessions/derive.js';
 import { sessionIndex } from '../sessions/view-index.js';
@@ -366,12 +367,16 @@ export class ClaudeDomain implements Domain {
     const found = new Map<string, OmcInstall>();
     const live = new Set<string>();
     const liveSessions = new Set<string>();
+    const processes = new Map<string, HookProcess>();
     for (const e of this.entries) {
       const pv = this.procViews.get(e.sessionId);
       if (!pv || pv.pid !== e.pid || pv.status === 'gone') continue;
       const key = `${e.pid}:${e.procStart}`;
       live.add(key);
       liveSessions.add(e.sessionId);
+      // The process whose hooks run the session's Stop: its environment is theirs (OMC_SECURITY, store/hard-max.ts).
+      if (pv.status !== 'exited')
+        processes.set(e.sessionId, { pid: pv.pid, procStart: pv.procStart, startedAt: pv.startedAt });
       this.launches.noteLive(e.sessionId, e.pid, e.procStart, e.cwd);
       const i = this.installs.ofProcess(key, e);
       if (i) found.set(e.sessionId, i);
@@ -390,7 +395,10 @@ export class ClaudeDomain implements Domain {
       const i = this.installs.ofTranscript(dir);
       if (i) found.set(sid, i);
     }
-    if (push) this.opts.sessions.setSessionInstalls(found);
+    if (push) {
+      this.opts.sessions.setSessionProcesses(processes, false);
+      this.opts.sessions.setSessionInstalls(found, true, true);
+    }
     return found;
   }
 

@@ -12,7 +12,9 @@
  *     settings' value);
  *  4. the environment of a live Claude of the project (/proc/<pid>/environ): its hooks inherit it;
  *  5. omc-top's own environment, when no Claude of the project runs.
- * One resolver for every surface: the stale-run line, the budget guard's lines, `--json`. Files are read through
+ * One resolver for every surface: the stale-run line, the budget guard's lines, `--json`. A variable that differs
+ * per session (OMC_SECURITY, ralph's hard max) is asked per process (`forProcess`): 4 is then that session's own
+ * Claude, and with none (or its environment unreadable) the value is not known; 5 is not used. Files are read through
  * the safe read path (a link followed: dotfile managers link settings.json), again on the store's timer.
  */
 import path from 'node:path';
@@ -47,6 +49,13 @@ export interface HookSetting {
   /** True when a settings file's `env` set it (it beats any environment Claude was started with). */
   fromSettings?: boolean;
 }
+
+/** A variable as one Claude process's hooks get it; `unknown`: why that cannot be told here (then `value` is null). */
+export interface ProcessHookSetting extends HookSetting {
+  unknown: string | null;
+}
+
+const environKey = (c: LiveClaude): string => `${c.pid}:${c.procStart ?? ''}`;
 
 /** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json"; "OMC_STALE_RUN_HOURS not set in Claude's settings nor …". */
 export const hookSettingWords = (s: HookSetting): string =>
@@ -115,6 +124,39 @@ export class HookEnv {
   }
 
   /**
+   * The variable as the hooks of one Claude process get it: the settings' `env` (they beat any environment), else
+   * that process's own environment, never another Claude's nor omc-top's. `unknown` says why it cannot be told: no
+   * process given (none of the session's runs), or its environment cannot be read here; the value is then null.
+   */
+  forProcess(name: string, proc: LiveClaude | null): ProcessHookSetting {
+    for (const l of this.read()) {
+      if (!l.settings) continue;
+      const v = l.vars.get(name);
+      if (v !== undefined) return { name, value: v, source: l.source, fromSettings: true, unknown: null };
+    }
+    if (proc === null)
+      return {
+        name,
+        value: null,
+        source: 'no Claude process of this session runs',
+        unknown: `no Claude process of this session runs: ${name} in the environment of the Claude that runs its next Stop is not known`,
+      };
+    const env = this.environOf(proc);
+    const source = `Claude pid ${proc.pid}'s environment`;
+    if (env === null)
+      return {
+        name,
+        value: null,
+        source,
+        unknown: `${source} could not be read here (${this.environWhy.get(environKey(proc)) ?? 'not readable'}): its ${name} is not known`,
+      };
+    const v = env.get(name);
+    return v === undefined
+      ? { name, value: null, source: `not set in Claude's settings nor ${source}`, unknown: null }
+      : { name, value: v, source, unknown: null };
+  }
+
+  /**
    * Looks at every source again; true when what the hooks see (or where it comes from) changed. A settings file is
    * read again only when its stat changed (this runs every 5 s while watching: a few stats at rest, not reads and
    * parses); omc-top's own environment is taken once.
@@ -148,13 +190,20 @@ export class HookEnv {
     return vars;
   }
 
+  /** Why a process's environment could not be read, by process (as `environs`). */
+  private readonly environWhy = new Map<string, string>();
+
   private environOf(c: LiveClaude): Map<string, string> | null {
-    const key = `${c.pid}:${c.procStart ?? ''}`;
+    const key = environKey(c);
     if (!this.environs.has(key)) {
       // Kept only for the processes seen now: a fleet's long watch must not hold every Claude it ever saw.
-      if (this.environs.size > 64) this.environs.clear();
+      if (this.environs.size > 64) {
+        this.environs.clear();
+        this.environWhy.clear();
+      }
       const r = environOfProcess(c.pid);
       this.environs.set(key, r.ok ? r.env : null);
+      if (!r.ok) this.environWhy.set(key, r.why);
     }
     return this.environs.get(key) ?? null;
   }

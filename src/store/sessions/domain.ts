@@ -21,7 +21,7 @@ import { EMPTY_SESSIONS, signalUntilMs, type SessionView, type SessionsSnapshot 
 import { MODE_ORDER, SIGNAL_FILE, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
-import type { HardMaxConfig } from '../hard-max.js';
+import type { HardMaxConfig, HookProcess } from '../hard-max.js';
 import { rootAbsence } from '../../io/watch/root-presence.js';
 import { rootAbsentWords } from '../../io/watch/tree-watcher.js';
 
@@ -212,17 +212,46 @@ export class SessionsDomain implements Domain {
   /**
    * What the Claude side found per session (the OMC of its process's --plugin-dir): the sessions whose
    * install changed are judged again. `publish` false: at the next publish (the project's install set with it).
+   * `orDirty`: publish too when nothing changed here but sessions are waiting to be judged again.
    */
-  setSessionInstalls(found: ReadonlyMap<string, OmcInstall>, publish = true): void {
+  setSessionInstalls(found: ReadonlyMap<string, OmcInstall>, publish = true, orDirty = false): void {
     const key = (i: OmcInstall | undefined) => (i ? `${i.version}\u0000${i.source}` : '');
     const changed = new Set<string>();
     for (const [sid, i] of found) if (key(this.sessionInstalls.get(sid)) !== key(i)) changed.add(sid);
     for (const sid of this.sessionInstalls.keys()) if (!found.has(sid)) changed.add(sid);
-    if (changed.size === 0) return;
+    if (changed.size === 0) {
+      // `orDirty`: sessions marked by a change handed over just before (setSessionProcesses) publish now.
+      if (publish && orDirty && this.dirty.size > 0) this.publish();
+      return;
+    }
     this.sessionInstalls = new Map(found);
     this.omcSeenCache = null;
     for (const sid of changed) this.dirty.add(sid);
     if (publish) this.publish();
+  }
+
+  /** The live Claude process joined to each session (the Claude side's), whose hooks' environment its verdict uses. */
+  private sessionProcesses: ReadonlyMap<string, HookProcess> = new Map();
+
+  /**
+   * The live Claude process of each session as the Claude side joined them (a session absent: none runs): the
+   * sessions whose process changed are judged again (OMC's hard max reads OMC_SECURITY from its environment).
+   * `publish` false: at the next publish.
+   */
+  setSessionProcesses(found: ReadonlyMap<string, HookProcess>, publish = true): void {
+    const key = (p: HookProcess | undefined) => (p ? `${String(p.pid)}:${p.procStart ?? ''}` : '');
+    const changed = new Set<string>();
+    for (const [sid, p] of found) if (key(this.sessionProcesses.get(sid)) !== key(p)) changed.add(sid);
+    for (const sid of this.sessionProcesses.keys()) if (!found.has(sid)) changed.add(sid);
+    if (changed.size === 0) return;
+    this.sessionProcesses = new Map(found);
+    let any = false;
+    for (const sid of changed)
+      if (this.views.has(sid)) {
+        this.dirty.add(sid);
+        any = true;
+      }
+    if (publish && any) this.publish();
   }
 
   /** What each session's transcript says of its next Stop (stop_hook_active…): changed sessions are judged again. */
@@ -830,7 +859,13 @@ export class SessionsDomain implements Domain {
           return g;
         },
         flock: this.flock,
-        ...(this.hardMax ? { hardMaxOf: (cwd: string) => (this.hardMax as HardMaxConfig).of(cwd) } : {}),
+        ...(this.hardMax
+          ? {
+              // The session's own Claude's environment decides OMC_SECURITY, never another Claude's.
+              hardMaxOf: (cwd: string, sid: string) =>
+                (this.hardMax as HardMaxConfig).of(cwd, this.sessionProcesses.get(sid) ?? null),
+            }
+          : {}),
         projectDir: this.projectDir,
         now,
       });

@@ -106,8 +106,8 @@ export interface VerdictInputs {
   readGlobal(rel: string): GlobalRead;
   /** flock is installed (4.15's cancel-signal check needs it). */
   flock: boolean;
-  /** OMC's hard max for ralph, for a hook started in `cwd` (store/hard-max.ts); absent: none. */
-  hardMaxOf?: (cwd: string) => HardMax;
+  /** OMC's hard max for ralph, for session `sid`'s hook started in `cwd` (store/hard-max.ts); absent: none. */
+  hardMaxOf?: (cwd: string, sid: string) => HardMax;
   projectDir: string;
   now: number;
 }
@@ -200,7 +200,7 @@ export class VerdictBook {
     if (!v) {
       const install = this.installOf(sid);
       const cwd = this.cwdOf(sid);
-      const hardMax = this.inputs.hardMaxOf?.(cwd);
+      const hardMax = this.inputs.hardMaxOf?.(cwd, sid);
       const judge = judgeLater(this.tree, {
         sessionId: sid,
         cwd,

@@ -508,7 +508,9 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
       const it = or(get(ralph.state, 'iteration'), 1);
       const max = or(get(ralph.state, 'max_iterations'), 100);
       const hard = ctx.hardMax ?? null;
-      const unsure = hard?.unknown ? ` (not sure: ${hard.unknown})` : '';
+      const envUnsure = hard?.envUnknown && ge(max, hard.envUnknown.at) ? hard.envUnknown.words : null;
+      const unsureWords = [hard?.unknown ?? null, envUnsure].filter((x): x is string => x !== null);
+      const unsure = unsureWords.length > 0 ? ` (not sure: ${unsureWords.join('; ')})` : '';
       if (lt(it, max))
         gate('ralph', ralph, { enforced: true, rule: 'iteration', detail: 'the Stop hook continues the loop' });
       // At its max the hook looks at its hard max first: reached, it blocks once more and writes active: false.

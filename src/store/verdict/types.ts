@@ -84,6 +84,12 @@ export interface HardMax {
   source: string;
   /** A config file the hook reads that omc-top could not, in words (the limit may be other than `value`), or null. */
   unknown: string | null;
+  /**
+   * `OMC_SECURITY` in the environment of the session's Claude is not known (no Claude of the session runs, or its
+   * environment cannot be read here): with it strict the hard max would be `at`, which matters only for a max that
+   * has reached it. Absent: known.
+   */
+  envUnknown?: { at: number; words: string };
 }
 
 export interface ModeVerdict {
