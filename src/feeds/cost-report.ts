@@ -90,6 +90,9 @@ function sessionCostJson(c: ClaudeSessionView | undefined, prices: Readonly<Reco
         partial_from: sp.unread?.fromByte ?? 0,
         // Lines over 4 MB in the transcript and its subagent files, not read: their usage is in no figure.
         lines_not_read: sp.unread?.longLines ?? 0,
+        // Subagent files over 64 MB read from their last 64 MB only, and the bytes before those parts (never read).
+        subagent_files_partial: sp.unread?.subagentFiles ?? 0,
+        subagent_bytes_not_read: sp.unread?.subagentBytes ?? 0,
         by_model: byModelJson(f.byModel, sp.estimate, prices),
       },
     // Why the spend cannot be known (its transcript is there but cannot be read): `spend` is then null, not $0.

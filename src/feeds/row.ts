@@ -104,9 +104,10 @@ export interface RowModel {
   costReading?: 'transcript' | 'subagents' | null;
   /**
    * Part of the session's transcript is never read (store/cost/spend.ts unreadOf: the bytes before `fromByte`,
-   * `longLines` lines over 4 MB): the spend is a lower bound for good, its cell says "+part". Absent when it is read whole, and from an older sender.
+   * `longLines` lines over 4 MB, `subagentFiles` subagent files over 64 MB read from their last 64 MB only with
+   * `subagentBytes` before): the spend is a lower bound for good, its cell says "+part". Absent when it is read whole, and from an older sender.
    */
-  costUnread?: { fromByte: number; size: number; longLines: number };
+  costUnread?: { fromByte: number; size: number; longLines: number; subagentFiles?: number; subagentBytes?: number };
   /**
    * Why the spend cannot be known (the transcript is there but cannot be read: store/cost/spend.ts spendUnknown):
    * the cell says "—" and the project's total counts the row as not priced, never as $0.
@@ -162,6 +163,8 @@ export const ROW_SCHEMA = z.object({
       fromByte: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
       size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
       longLines: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      subagentFiles: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      subagentBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     })
     .optional(),
   costUnknown: text(MAX_TEXT).nullable().optional(),

@@ -254,7 +254,7 @@ export function costPaneLines(
   // Read only in part, for good (not "until then"): the rollup counts them among the sessions it sums.
   if (r.project.unread > 0)
     push(
-      `  ${UNREAD} ${r.project.unread} session${r.project.unread === 1 ? "'s" : "s'"} transcript${r.project.unread === 1 ? ' is' : 's are'} read only in part (one over ${formatBytes(FULL_READ_MAX)} is read from its last ${formatBytes(FULL_READ_MAX)}, a line over ${formatBytes(MAX_PARSED_LINE)} not at all): these figures are a lower bound (${UNREAD_SHORT} on a loop, the session's detail says what was left out)`,
+      `  ${UNREAD} ${r.project.unread} session${r.project.unread === 1 ? "'s" : "s'"} transcript${r.project.unread === 1 ? ' is' : 's are'} read only in part (a transcript or subagent file over ${formatBytes(FULL_READ_MAX)} is read from its last ${formatBytes(FULL_READ_MAX)}, a line over ${formatBytes(MAX_PARSED_LINE)} not at all): these figures are a lower bound (${UNREAD_SHORT} on a loop, the session's detail says what was left out)`,
       'warn',
     );
   for (const u of r.project.estimate.unpriced)

@@ -967,6 +967,8 @@ export class ClaudeDomain implements Domain {
         longLines: st.longLines + this.subagents.longLines(sid),
         problem: st.problem,
       };
+      const subPartial = this.subagents.partial(sid);
+      if (subPartial !== null) transcript.subagentsPartial = subPartial;
     }
     const waiting = pv?.status === 'waiting' ? waitingFact(pv, transcript?.facts ?? null) : null;
     return { sessionId: sid, process: pv, transcript, waiting };

@@ -1,7 +1,7 @@
 /** Immutable snapshot shapes of the Claude domain (what panes and --json read). */
 import type { Problem } from '../types.js';
 import type { ProcessStatus } from './process-status.js';
-import type { SubagentsSummary } from './subagents.js';
+import type { SubagentsPartial, SubagentsSummary } from './subagents.js';
 import type { ToolCall, TranscriptFacts } from './transcript-facts.js';
 
 export type GoneDatedBy = 'seen-gone' | 'last-sign-of-life';
@@ -96,6 +96,11 @@ export interface TranscriptView {
    * usage is in no figure, a lower bound for good. Absent: none.
    */
   longLines?: number;
+  /**
+   * Its subagent files over 64 MB, each read from its last 64 MB only (as the transcript over it is): how many and
+   * the bytes before those parts, never counted; a lower bound for good. Absent: none.
+   */
+  subagentsPartial?: SubagentsPartial;
   problem: string | null;
 }
 

@@ -133,6 +133,12 @@ export interface SubagentsSummary {
   notCounted: number;
 }
 
+/** Subagent files over FULL_READ_MAX read from their last 64 MB only: how many, and the bytes before, never read. */
+export interface SubagentsPartial {
+  files: number;
+  notRead: number;
+}
+
 const AGENT_FILE = /^agent-([A-Za-z0-9_-]{1,64})\.jsonl$/;
 const text = (v: unknown, max: number) =>
   typeof v === 'string' && v.trim() !== '' ? truncate(cleanLine(v).trim(), max) : null;
@@ -175,6 +181,21 @@ export class SubagentSet {
     let n = 0;
     for (const r of this.readers.values()) n += r.longLines;
     return n;
+  }
+
+  /**
+   * Its subagent files over FULL_READ_MAX, read from their last 64 MB only (as a session's transcript is): how many,
+   * and the bytes before the part read, never counted. Null when every file is read from its start.
+   */
+  get partial(): SubagentsPartial | null {
+    let files = 0;
+    let notRead = 0;
+    for (const r of this.readers.values())
+      if (r.unreadHead > 0) {
+        files += 1;
+        notRead += r.unreadHead;
+      }
+    return files === 0 ? null : { files, notRead };
   }
 
   /** Some of the session's subagent files are not read to their end: the figures are a lower bound. */
@@ -477,6 +498,11 @@ export class SubagentTracker {
   /** The session's subagent files' lines too long to read (SubagentSet.longLines). */
   longLines(sid: string): number {
     return this.sets.get(sid)?.longLines ?? 0;
+  }
+
+  /** The session's subagent files read only from their last 64 MB (SubagentSet.partial), or null. */
+  partial(sid: string): SubagentsPartial | null {
+    return this.sets.get(sid)?.partial ?? null;
   }
 
   /** Calls `fn` with each subagent file's problem line and its session, over every followed session. */

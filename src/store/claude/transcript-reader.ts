@@ -147,6 +147,10 @@ export class TranscriptReader<F = TranscriptFacts> {
   get nextOffset(): number {
     return this.offset;
   }
+  /** The byte the read started at (state().partialFrom): > 0 when the file's head before it is never read. */
+  get unreadHead(): number {
+    return this.partialFrom;
+  }
   /** Lines over MAX_PARSED_LINE not read since the read (re)started: their usage is in no figure. */
   get longLines(): number {
     return this.longLineCount;

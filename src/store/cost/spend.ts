@@ -11,7 +11,7 @@ import type { ClaudeSessionView, ClaudeSnapshot } from '../claude/model.js';
 import { estimate, formatUsd, type Estimate, type ModelPrice } from '../claude/prices.js';
 import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
-import { longLinesText } from '../claude/transcript-reader.js';
+import { FULL_READ_MAX, longLinesText } from '../claude/transcript-reader.js';
 
 export const DAY_MS = 24 * 3600_000;
 
@@ -42,30 +42,44 @@ export const UNREAD_SHORT = '+part';
 
 /**
  * The part of a session's transcript never read: the bytes before `fromByte` (0: read from its start) and
- * `longLines` lines over 4 MB (its subagent files' too).
+ * `longLines` lines over 4 MB (its subagent files' too); `subagentFiles` subagent files over 64 MB read from their
+ * last 64 MB only, `subagentBytes` before those parts (both absent when none).
  */
 export interface Unread {
   fromByte: number;
   /** The transcript's size when last read. */
   size: number;
   longLines: number;
+  subagentFiles?: number;
+  subagentBytes?: number;
 }
 
-/** What of the session's transcript is never read (its figures are a lower bound for good), or null. */
+/** What of the session's transcript and subagent files is never read (a lower bound for good), or null. */
 export function unreadOf(c: ClaudeSessionView | null | undefined): Unread | null {
   const t = c?.transcript;
   const longLines = t?.longLines ?? 0;
-  return t && (t.partialFrom > 0 || longLines > 0) ? { fromByte: t.partialFrom, size: t.size, longLines } : null;
+  const sub = t?.subagentsPartial;
+  if (!t || (t.partialFrom === 0 && longLines === 0 && !sub)) return null;
+  return {
+    fromByte: t.partialFrom,
+    size: t.size,
+    longLines,
+    ...(sub ? { subagentFiles: sub.files, subagentBytes: sub.notRead } : {}),
+  };
 }
 
 /**
- * "only the last 64.0 MB of its 185.2 MB transcript is read", "2 transcript lines over 4.0 MB not read", or both:
- * what was left out, in the user's words.
+ * "only the last 64.0 MB of its 185.2 MB transcript is read", "1 subagent file over 64.0 MB is read from its last
+ * 64.0 MB only (56.0 MB not read)", "2 transcript lines over 4.0 MB not read", or several: what was left out, in the
+ * user's words.
  */
 export const unreadText = (u: Unread): string =>
   [
     u.fromByte > 0
       ? `only the last ${formatBytes(u.size - u.fromByte)} of its ${formatBytes(u.size)} transcript is read`
+      : '',
+    u.subagentFiles
+      ? `${u.subagentFiles === 1 ? '1 subagent file' : `${String(u.subagentFiles)} subagent files`} over ${formatBytes(FULL_READ_MAX)} ${u.subagentFiles === 1 ? 'is read from its' : 'are read from their'} last ${formatBytes(FULL_READ_MAX)} only (${formatBytes(u.subagentBytes ?? 0)} not read)`
       : '',
     u.longLines > 0 ? longLinesText(u.longLines).replace(/: the figure may be low$/, '') : '',
   ]
