@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it, KEY } from '../helpers/it.js';
 import { READERS_CAPTURED_AT, waitFor } from '../helpers/fixtures.js';
 import { terminalViolations } from '../helpers/hostile-bytes.js';
+import { omcWikiQuery } from '../helpers/omc-knowledge.js';
 
 const named = (wiki: string, byte: number) =>
   Buffer.concat([Buffer.from(`${wiki}/caf`), Buffer.from([byte]), Buffer.from('-notes.md')]);
@@ -48,6 +49,32 @@ describe('a wiki page whose file name is not UTF-8', () => {
     await waitFor(() => a.text().includes('wiki/caf\\xe9-notes.md') || null, { what: 'the ! list' });
     expect(a.text()).not.toContain('\ufffd');
     expect(terminalViolations(a.raw())).toEqual([]);
+  });
+
+  it("sorts by its shown name among the other pages, and OMC's search ranks the rest as before", async ({
+    app,
+    project,
+  }) => {
+    const wiki = path.join(project.root, 'wiki');
+    fs.writeFileSync(named(wiki, 0xe9), 'a page by hand, about checkout\n');
+    const a = await app({ pane: 'wiki', clock: () => READERS_CAPTURED_AT, columns: 120, rows: 40 });
+    await a.waitForText('caf\\xe9-notes');
+    // The list: by shown name, as a user reads the names (the other names are plain: their code-unit order).
+    const shown = a.store.wiki.getSnapshot().pages.map((p) => p.shownName);
+    expect(shown).toEqual([...shown].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+    expect(shown.indexOf('caf\\xe9-notes.md')).toBeGreaterThan(0);
+    // On screen (rows by title; this page's is its shown name): after API Client Conventions (api-client-conventions.md),
+    // before Cart State Management (cart-state-management.md); it was the first row.
+    const rows = a.lines();
+    const at = (name: string) => rows.findIndex((l) => l.includes(name));
+    expect(at('API Client Conventions')).toBeGreaterThanOrEqual(0);
+    expect(at('API Client Conventions')).toBeLessThan(at('caf\\xe9-notes'));
+    expect(at('caf\\xe9-notes')).toBeLessThan(at('Cart State Management'));
+    // OMC's own ranking (its queryWiki over the same files: it cannot open the page, so never ranks it) is omc-top's.
+    const { queryWiki } = await omcWikiQuery();
+    const omc = (queryWiki(project.dir, 'checkout') as any[]).map((m) => [m.page.filename, m.score]);
+    const ours = a.store.wiki.search('checkout').hits.map((h) => [h.page.filename, h.score]);
+    expect(ours).toEqual(omc);
   });
 
   it('comes and goes live: the watcher names it decoded, and the listing finds it by its bytes', async ({

@@ -21,9 +21,11 @@ import { lintWiki, type LintReport } from './lint.js';
 import {
   buildPage,
   entryProblemPage,
+  isNotUtf8Key,
   notUtf8Key,
   notUtf8NamePage,
   omcReadsIt,
+  shownPageName,
   WIKI_PAGE_MAX_BYTES,
   type WikiPage,
 } from './page.js';
@@ -45,7 +47,10 @@ export interface WikiSnapshot {
   version: number;
   dir: 'missing' | 'ok' | 'error';
   dirMessage: string | null;
-  /** Every page file (readable or not), in OMC's listing order: names sorted by UTF-16 code units. */
+  /**
+   * Every page file (readable or not), in OMC's listing order: names sorted by UTF-16 code units; a name that is not
+   * UTF-8 (OMC cannot open it: never searched) by its shown name (`caf\xe9-notes.md`), where a user looks for it.
+   */
   pages: readonly WikiPage[];
   /** The pages OMC can read, same order: what search and lint run over. */
   searchable: readonly WikiPage[];
@@ -72,6 +77,14 @@ export const EMPTY_WIKI: WikiSnapshot = {
 export const isPageName = (name: string) => name.endsWith('.md') && !RESERVED.has(name);
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The list's order of page identities: file names by code units, as OMC lists them (its search breaks ties in this
+ * order, and so the searchable pages keep it exactly); a page whose name is not UTF-8 placed by its shown name among
+ * them, not by its key's leading NUL (which put every such page first); the identity breaks a tie.
+ */
+const byListing = (a: string, b: string) =>
+  byCodeUnits(isNotUtf8Key(a) ? shownPageName(a) : a, isNotUtf8Key(b) ? shownPageName(b) : b) || byCodeUnits(a, b);
 
 export interface WikiDomainOptions {
   root: string;
@@ -422,7 +435,7 @@ export class WikiDomain implements Domain {
   private publish(): void {
     if (!this.dirty && this.version > 0) return;
     this.dirty = false;
-    const names = [...this.entries.keys()].sort(byCodeUnits);
+    const names = [...this.entries.keys()].sort(byListing);
     const pages: WikiPage[] = [];
     // Indexed loops over the pages, and a page's tags counted once each without a Set per page: see "Cold
     // loops" in docs/ARCHITECTURE.md.
