@@ -12,12 +12,13 @@ import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeConfigLook, type ClaudeConfigLookOptions } from './claude/config-look.js';
 import { envWithConfig } from './claude/project-config.js';
-import { ClaudeDomain } from './claude/domain.js';
+import { ClaudeDomain, type HeldPrompt } from './claude/domain.js';
 import { NoteTracker } from './claude/notes.js';
 import type { SharedRegistry } from './claude/shared-registry.js';
 import type { TmuxNames } from './claude/tmux-names.js';
 import { GraphDomain } from './graph/domain.js';
 import { PermissionsDomain } from './permissions/domain.js';
+import type { PermissionsSnapshot } from './permissions/model.js';
 import { stateDir } from './permissions/protocol.js';
 import { CancelRecordFile } from './cancel/cancel-records.js';
 import { RecordFollower } from './cancel/follow.js';
@@ -195,6 +196,15 @@ function liveClaudesOf(snap: ClaudeSnapshot): LiveClaude[] {
     if (p && p.status !== 'gone' && p.status !== 'exited' && !p.elsewhere)
       out.push({ pid: p.pid, startedAt: p.startedAt, procStart: p.procStart });
   }
+  return out;
+}
+
+/** The prompts the permission hook holds now (its process still waiting on omc-top), by the Claude that asked. */
+function heldPromptsOf(snap: PermissionsSnapshot): HeldPrompt[] {
+  const out: HeldPrompt[] = [];
+  for (const r of snap.requests)
+    if (r.hookAlive && r.claudePid !== null)
+      out.push({ pid: r.claudePid, sessionId: r.sessionId, sinceMs: r.createdMs });
   return out;
 }
 
@@ -429,6 +439,8 @@ export class OmcStore {
       stateDirSaidElsewhere: (opts.answers?.stateDir ?? stateDir()) === this.stateDir.dir,
       claudeEnv: () => this.claudeEnvNow(opts.claude?.env) ?? process.env,
     });
+    // A prompt the hook holds is the truth about the Claude that asked: it waits, whatever its registry entry says yet.
+    this.permissions.subscribe(() => this.claude.setHeldPrompts(heldPromptsOf(this.permissions.getSnapshot())));
     this.runs.subscribe(this.claude.historyChanged);
     this.ultragoal = new UltragoalDomain({ root: this.root });
     const claudeConfig = findClaudeConfigDir(opts.claude?.env);

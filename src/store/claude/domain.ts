@@ -107,6 +107,13 @@ export interface ClaudeDomainOptions {
   settleFirst?: boolean;
 }
 
+/** A permission prompt omc-top's hook holds: the Claude that asked (pid), its session, and since when. */
+export interface HeldPrompt {
+  pid: number;
+  sessionId: string;
+  sinceMs: number;
+}
+
 /** How a path under the config directory is shown in a problem line. */
 const labelOf = (c: ClaudeConfigDir): string => (c.rule === 'CLAUDE_CONFIG_DIR' ? '$CLAUDE_CONFIG_DIR' : '~/.claude');
 
@@ -658,6 +665,44 @@ export class ClaudeDomain implements Domain {
    */
   private runningViews = new WeakMap<RegistryEntry, ProcessView>();
 
+  /**
+   * The prompts omc-top's permission hook holds now, by the pid of the Claude that asked (its `claude_pid`): that
+   * Claude waits on a prompt, whatever its registry entry says yet (Claude Code writes `waiting` on its own time; with
+   * two Claudes on one session an entry still `idle` made the prompt a second item beside an "idle loop").
+   */
+  private heldPrompts: ReadonlyMap<number, HeldPrompt> = new Map();
+  private heldViews = new WeakMap<ProcessView, { held: HeldPrompt; view: ProcessView }>();
+
+  /** The prompts the permission hook holds (the store's permissions domain): the processes that asked wait. */
+  setHeldPrompts(held: readonly HeldPrompt[]): void {
+    const next = new Map(held.map((h) => [h.pid, h]));
+    const same =
+      next.size === this.heldPrompts.size &&
+      [...next].every(([pid, h]) => {
+        const was = this.heldPrompts.get(pid);
+        return was?.sessionId === h.sessionId && was.sinceMs === h.sinceMs;
+      });
+    if (same) return;
+    this.heldPrompts = next;
+    if (this.judgeAll()) this.publish();
+  }
+
+  /**
+   * A live process omc-top's hook holds a prompt of, its entry still busy or idle from before the prompt: it waits
+   * on that prompt (since the prompt was asked).
+   */
+  private withHeldPrompt(pv: ProcessView): ProcessView {
+    const held = this.heldPrompts.get(pv.pid);
+    if (!held || held.sessionId !== pv.sessionId || (pv.status !== 'busy' && pv.status !== 'idle')) return pv;
+    // Only an entry not rewritten since the prompt was asked: a later busy or idle is Claude having moved on.
+    if (pv.since !== null && pv.since > held.sinceMs) return pv;
+    const kept = this.heldViews.get(pv);
+    if (kept?.held === held) return kept.view;
+    const view: ProcessView = { ...pv, status: 'waiting', waitingFor: 'permission prompt', since: held.sinceMs };
+    this.heldViews.set(pv, { held, view });
+    return view;
+  }
+
   private processView(e: RegistryEntry): ProcessView {
     const kept = this.runningViews.get(e);
     if (kept && e.procStart !== null && this.probe.holds?.stillRunning(e.pid, e.procStart) === true) return kept;
@@ -746,7 +791,7 @@ export class ClaudeDomain implements Domain {
     // The live Claudes by the tmux pane the registry places them in: a dead one's pane may be one of these now.
     const holders = new Map<string, ProcessView[]>();
     for (const e of this.entries) {
-      const pv = this.processView(e);
+      const pv = this.withHeldPrompt(this.processView(e));
       if (pv.tmux !== null && processRank(pv) === 0) holders.set(pv.tmux, [...(holders.get(pv.tmux) ?? []), pv]);
       const prev = by.get(e.sessionId);
       if (prev) {
