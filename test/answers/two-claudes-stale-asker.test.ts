@@ -62,6 +62,34 @@ describe("a held prompt whose Claude's registry entry still says idle", () => {
     expect(items[0]).toMatchObject({ name: 'proj-a', tmux: 'ta-main:@1' });
     expect(lifeOf(store.claude.getSnapshot().bySession.get(S)).status).toBe('waiting');
 
+    // Claude Code catches up and writes `waiting` a moment after the prompt: the same wait, the same item (its id
+    // carries its date: a new id would be told again by notifications and push).
+    const heldId = items[0]!.id;
+    writeRegistry(claudeDir, asker, S, {
+      status: 'waiting',
+      waitingFor: 'permission prompt',
+      statusUpdatedAt: Date.now() + 1_000,
+      cwd: p.dir,
+      tmux: 'ta-main:@1.%1',
+      // A name of its own, so the wait below knows this entry was read.
+      name: 'proj-a (asking)',
+      startedAt: Date.now() - 120_000,
+    });
+    await waitFor(
+      () => {
+        const snap = store.claude.getSnapshot();
+        const shown = snap.bySession.get(S)?.process;
+        const pv = shown?.pid === asker ? shown : snap.others?.get(asker);
+        return pv?.status === 'waiting' && pv.name === 'proj-a (asking)';
+      },
+      { what: "the asker's entry read as waiting" },
+    );
+    expect(
+      attentionReport(store, env)
+        .items.filter((i) => i.session === S)
+        .map((i) => i.id),
+    ).toEqual([heldId]);
+
     // Answered: the hook lets go, and the session is what its registry says again (idle, its loop idle).
     expect(
       answerPermission(store.permissions.stateDir, store.permissions.getSnapshot().requests[0]!, 'deny', {
@@ -69,6 +97,15 @@ describe("a held prompt whose Claude's registry entry still says idle", () => {
       }),
     ).toMatchObject({ ok: true });
     expect((await hook).outcome).toBe('deny');
+    // Claude Code writes its entry again once the prompt is answered.
+    writeRegistry(claudeDir, asker, S, {
+      status: 'idle',
+      statusUpdatedAt: Date.now() + 2_000,
+      cwd: p.dir,
+      tmux: 'ta-main:@1.%1',
+      name: 'proj-a',
+      startedAt: Date.now() - 120_000,
+    });
     await waitFor(() => store.permissions.getSnapshot().requests.length === 0, { what: 'the request gone' });
     await waitFor(
       () =>

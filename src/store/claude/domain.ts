@@ -693,12 +693,20 @@ export class ClaudeDomain implements Domain {
    */
   private withHeldPrompt(pv: ProcessView): ProcessView {
     const held = this.heldPrompts.get(pv.pid);
-    if (!held || held.sessionId !== pv.sessionId || (pv.status !== 'busy' && pv.status !== 'idle')) return pv;
-    // Only an entry not rewritten since the prompt was asked: a later busy or idle is Claude having moved on.
-    if (pv.since !== null && pv.since > held.sinceMs) return pv;
+    if (!held || held.sessionId !== pv.sessionId) return pv;
+    // The registry caught up (`waiting`, written after the prompt): the same wait, dated from the prompt still, so
+    // the waiting item keeps its id (its date is in it) and is not told anew when Claude Code rewrites its entry.
+    const caughtUp = pv.status === 'waiting' && pv.since !== null && pv.since >= held.sinceMs;
+    if (!caughtUp) {
+      if (pv.status !== 'busy' && pv.status !== 'idle') return pv;
+      // Only an entry not rewritten since the prompt was asked: a later busy or idle is Claude having moved on.
+      if (pv.since !== null && pv.since > held.sinceMs) return pv;
+    }
     const kept = this.heldViews.get(pv);
     if (kept?.held === held) return kept.view;
-    const view: ProcessView = { ...pv, status: 'waiting', waitingFor: 'permission prompt', since: held.sinceMs };
+    const view: ProcessView = caughtUp
+      ? { ...pv, since: held.sinceMs }
+      : { ...pv, status: 'waiting', waitingFor: 'permission prompt', since: held.sinceMs };
     this.heldViews.set(pv, { held, view });
     return view;
   }
