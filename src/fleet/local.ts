@@ -50,6 +50,7 @@ import { PATCH_MAX } from '../store/sessions/sorted-views.js';
 import type { AttentionView } from '../feeds/attention/view.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
+import { problemWords, type FleetProblem } from './problem-words.js';
 import { rememberProject } from './known-projects.js';
 
 /**
@@ -414,6 +415,8 @@ export class LocalFleet {
       // omc-top's cancels of the root (any process's): a row's word while one is in flight.
       store.cancelRecords.subscribe(on),
       store.status.subscribe(on),
+      // Its problem lines: the group header counts them.
+      store.problems.subscribe(on),
       monitor.view.subscribe(on),
       store.onOmcChange((words) => {
         this.omcChanged(info.id, info.root);
@@ -463,7 +466,10 @@ export class LocalFleet {
 
   /** The snapshot now (tests call it directly after a synchronous start). */
   build(): FleetSnapshot {
-    const groups = new Map<string, FleetGroup & { rootCount: number; parts: FleetRow[][]; gone?: string[] }>();
+    const groups = new Map<
+      string,
+      FleetGroup & { rootCount: number; parts: FleetRow[][]; gone?: string[]; problems: FleetProblem[] }
+    >();
     const now = this.now();
     let ready = this.toOpen.size === 0;
     const groupOf = (info: FleetRoot) => {
@@ -480,6 +486,7 @@ export class LocalFleet {
           needsYou: 0,
           rootCount: 0,
           parts: [],
+          problems: [],
         };
         groups.set(info.group, g);
       }
@@ -505,6 +512,9 @@ export class LocalFleet {
         g.notes.push(note);
         if (g.tone === 'normal') g.tone = 'warn';
       }
+      // The project's own problem lines (a state file not JSON, one omc-top may not read): its monitor shows them
+      // under its header, so its group says how many and the first, or the fleet would hide them.
+      for (const p of r.store.problems.getSnapshot()) g.problems.push({ root: r.info.label, ...p });
       g.parts.push(this.rowsOf(id, r, now));
     }
     // A gone root's group says so (after the group's own notes), unless another directory is at its path now.
@@ -518,6 +528,12 @@ export class LocalFleet {
     const kept = new Map<string, { group: FleetGroup; parts: FleetRow[][] }>();
     for (const g of groups.values()) {
       if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
+      const said = problemWords(g.problems, g.rootCount > 1);
+      if (said) {
+        g.notes.push(said.note);
+        g.detail = said.detail;
+        g.tone = said.tone === 'error' || g.tone === 'error' ? 'error' : 'warn';
+      }
       for (const label of g.gone ?? []) {
         g.notes.push(g.rootCount > 0 ? `${label} ${GONE_NOTE}` : GONE_NOTE);
         g.tone = 'error';
@@ -532,6 +548,7 @@ export class LocalFleet {
         prev.group.label === g.label &&
         prev.group.tone === g.tone &&
         prev.group.needsYou === g.needsYou &&
+        prev.group.detail === g.detail &&
         prev.group.notes.length === g.notes.length &&
         prev.group.notes.every((n, i) => n === g.notes[i])
       ) {
@@ -541,7 +558,7 @@ export class LocalFleet {
       }
       // One root: its rows as kept (already sorted); worktrees of one project: merged and sorted again.
       g.rows = g.parts.length === 1 ? (g.parts[0] as FleetRow[]) : g.parts.flat().sort(byAttention);
-      const { rootCount: _n, parts, gone: _gone, ...group } = g;
+      const { rootCount: _n, parts, gone: _gone, problems: _p, ...group } = g;
       all.push(group);
       kept.set(g.key, { group, parts });
     }
