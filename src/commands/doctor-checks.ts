@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../store/claude/config-dir.js';
+import { isRegistryDirProblem, readRegistry } from '../store/claude/registry.js';
 import { configWords, projectClaudeConfig, type ProjectClaudeConfig } from '../store/claude/project-config.js';
 import { isDirectorySync, listDirSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall, refusalWords } from '../store/omc-install.js';
@@ -140,12 +141,19 @@ function claudeCheck(env: NodeJS.ProcessEnv, pc?: ProjectClaudeConfig): DoctorCh
     };
   }
   const entries = reg.entries.filter((e) => e.kind === 'file' && e.name.endsWith('.json')).length;
-  data.sessions = { readable: true, entries };
+  // Entries the monitors cannot use: a project's monitor says only those naming it, so every one is said here.
+  const notRead = readRegistry(cfg.dir).problems.filter((p) => !isRegistryDirProblem(p));
+  data.sessions = { readable: true, entries, notRead: notRead.length };
+  const n = notRead.length;
   return {
     ...base,
-    status: 'ok',
-    summary: `${cfg.dir} (${cfg.rule}); session registry readable, ${entries} ${entries === 1 ? 'entry' : 'entries'}`,
+    status: n > 0 ? 'warn' : 'ok',
+    summary: `${cfg.dir} (${cfg.rule}); session registry readable, ${entries} ${entries === 1 ? 'entry' : 'entries'}${n > 0 ? `, ${n} not read` : ''}`,
     details: [
+      ...notRead.map(
+        (p) =>
+          `not read: ${p.rel}: ${p.message} (${p.cwd === undefined ? 'it names no project: no monitor says it' : `the monitor of the project in ${shownPath(p.cwd)} says it`})`,
+      ),
       ...(pc?.chosenBy != null ? [`read as Claude pid ${pc.chosenBy} here runs with ${configWords(pc.config)}`] : []),
       ...(pc?.notes ?? []).map((n) => `note: ${n}`),
     ],

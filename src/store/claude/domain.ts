@@ -26,7 +26,7 @@ import {
   type ReadState,
 } from './published-views.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
-import { lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
+import { isRegistryDirProblem, lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
 import type { OmcInstall, OmcReadMemo } from '../omc-install.js';
 import { pluginDirsOf } from './plugin-dir.js';
@@ -328,11 +328,16 @@ export class ClaudeDomain implements Domain {
     if (!shared) this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
     const moved = this.judgeAll();
     this.findInstalls();
-    this.registryProblems = r.problems.map((p) => ({
-      path: `${this.label}/${p.rel}`,
-      message: p.message,
-      severity: 'warning',
-    }));
+    // An entry's problem is said by the project its Claude works in (the directory the file names, whose hooks read
+    // this root), never by every project: one it cannot be tied to is said by doctor and the fleet. The directory's
+    // own problem is every project's (no Claude can be joined to any).
+    this.registryProblems = r.problems
+      .filter((p) => isRegistryDirProblem(p) || (p.cwd !== undefined && this.hooksHere(p.cwd) === true))
+      .map((p) => ({
+        path: `${this.label}/${p.rel}`,
+        message: p.message,
+        severity: 'warning',
+      }));
     return moved || !same;
   }
 

@@ -52,7 +52,15 @@ export function lastSignOfLife(e: RegistryEntry): number {
   return at ?? e.mtimeMs;
 }
 
-export type RegistryParse = { ok: true; entry: RegistryEntry } | { ok: false; message: string };
+/**
+ * An entry that could not be used. `cwd`: the directory the file names when that much of it is readable (a JSON
+ * object with an absolute `cwd`), so the project that Claude works in can say it; absent when nothing ties it to one.
+ */
+export type RegistryParse = { ok: true; entry: RegistryEntry } | { ok: false; message: string; cwd?: string };
+
+/** The directory a registry file names, kept exact; undefined when it names none it could be trusted for. */
+const cwdOf = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.startsWith('/') && v.length <= 4096 && cleanLine(v) === v ? v : undefined;
 
 const text = (v: unknown, max = 200): string | null =>
   typeof v === 'string' && v.trim() !== '' ? truncate(cleanLine(v), max) : null;
@@ -66,12 +74,14 @@ export function parseRegistryEntry(rel: string, value: unknown, mtimeMs: number)
   const v = value as Record<string, unknown>;
   const namePid = Number(/(\d+)\.json$/.exec(rel)?.[1]);
   const pid = v.pid;
+  const named = cwdOf(v.cwd);
+  const bad = (message: string): RegistryParse =>
+    named === undefined ? { ok: false, message } : { ok: false, message, cwd: named };
   if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0)
-    return { ok: false, message: '"pid" is missing or not a positive integer' };
-  if (pid !== namePid) return { ok: false, message: `"pid" ${pid} does not match the file name` };
+    return bad('"pid" is missing or not a positive integer');
+  if (pid !== namePid) return bad(`"pid" ${pid} does not match the file name`);
   const sid = v.sessionId;
-  if (typeof sid !== 'string' || !isValidSessionId(sid))
-    return { ok: false, message: '"sessionId" is missing or not a valid session id' };
+  if (typeof sid !== 'string' || !isValidSessionId(sid)) return bad('"sessionId" is missing or not a valid session id');
   const procStart = typeof v.procStart === 'string' && /^\d{1,20}$/.test(v.procStart) ? v.procStart : null;
   return {
     ok: true,
@@ -106,9 +116,22 @@ export function parseRegistryEntry(rel: string, value: unknown, mtimeMs: number)
   };
 }
 
+/**
+ * A registry file (or the directory, `rel` `sessions`) that could not be used. `cwd` as RegistryParse's: the one
+ * project it can be tied to; a problem of the directory concerns every project (no Claude can be joined to any).
+ */
+export interface RegistryProblem {
+  rel: string;
+  message: string;
+  cwd?: string;
+}
+
+/** Whether the problem is of the registry directory itself (every project's), not of one entry. */
+export const isRegistryDirProblem = (p: RegistryProblem): boolean => p.rel === 'sessions';
+
 export interface RegistryRead {
   entries: RegistryEntry[];
-  problems: { rel: string; message: string }[];
+  problems: RegistryProblem[];
   /** The sessions/ directory does not exist (no CLI has run with this config dir, or all exited). */
   missing: boolean;
 }
@@ -121,7 +144,7 @@ export function readRegistry(configDir: string): RegistryRead {
     return { entries: [], problems: [{ rel: 'sessions', message: list.message }], missing: false };
   }
   const entries: RegistryEntry[] = [];
-  const problems: { rel: string; message: string }[] = [];
+  const problems: RegistryProblem[] = [];
   const names = list.entries.filter((e) => /^\d{1,10}\.json$/.test(e.name)).map((e) => e.name);
   if (names.length > REGISTRY_MAX_ENTRIES)
     problems.push({
@@ -138,7 +161,7 @@ export function readRegistry(configDir: string): RegistryRead {
     }
     const p = parseRegistryEntry(rel, r.value, r.read.mtimeMs);
     if (p.ok) entries.push(p.entry);
-    else problems.push({ rel, message: p.message });
+    else problems.push(p.cwd === undefined ? { rel, message: p.message } : { rel, message: p.message, cwd: p.cwd });
   }
   return { entries, problems, missing: false };
 }
