@@ -10,10 +10,8 @@ import type { FullScreenControls, FullScreenDone } from './terminal/full-screen.
 import { FleetShell } from './fleet-app.js';
 import { FleetUi } from './panes/fleet/reducer.js';
 import { screenTheme } from './ui/theme.js';
-import { UsageError } from './commands/args.js';
-import { cleanLine, terminalSafeJson } from './io/sanitize.js';
 import { printErr } from './io/output.js';
-import { checkHostSpec, uniqueHostSpecs, type HostSpec } from './config/host-spec.js';
+import { fleetHostSpecs } from './commands/fleet-args.js';
 import { LocalFleet } from './fleet/local.js';
 import { RemoteFleet } from './fleet/remotes.js';
 import { pushFromFleet, remoteFeeds } from './fleet/push.js';
@@ -66,15 +64,8 @@ type RunFullScreen = (
 ) => Promise<number>;
 
 export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): Promise<number> {
-  const given: HostSpec[] = [];
-  for (const h of [...opts.hosts, ...(opts.configHosts ?? [])]) {
-    const spec = checkHostSpec(h);
-    if (typeof spec === 'string')
-      throw new UsageError(`--host needs user@box or user@box:/dir, not ${terminalSafeJson(cleanLine(h), 0)}: ${spec}`);
-    given.push(spec);
-  }
   // One project named twice (`box:/r/shop` and `box:/r/shop/`, a --host and the config's entry) is one host.
-  const { specs, twice } = uniqueHostSpecs(given);
+  const { specs, twice } = fleetHostSpecs(opts.hosts, opts.configHosts);
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     printErr('omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n');
     return Promise.resolve(2);

@@ -9,7 +9,6 @@
 import { configLine, loadConfig, type OmcTopConfig } from '../../config/config-file.js';
 import { pushChannels } from '../../feeds/notify/push/index.js';
 import { remoteFeeds } from '../../fleet/push.js';
-import { parseHostSpec, uniqueHostSpecs, type HostSpec } from '../../config/host-spec.js';
 import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
@@ -20,7 +19,7 @@ import type { OmcInstall } from '../../store/omc-install.js';
 import { resolveRootAndOmc } from '../../store/omc-root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError, rootFlag } from '../args.js';
-import { takeRepeated } from '../fleet-args.js';
+import { fleetHostSpecs, takeRepeated } from '../fleet-args.js';
 import net from 'node:net';
 import { interfaceAddresses, isLoopbackAddress, isWildcard, newToken } from './guard.js';
 import { startServer } from './server.js';
@@ -155,27 +154,23 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     if (name === null) throw new UsageError(`--allow-host needs a host name or an IP address, not ${shownArg(n)}`);
     return name;
   });
-  const given: HostSpec[] = [];
-  for (const h of hosts.values) {
-    const spec = parseHostSpec(h);
-    if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${shownArg(h)}`);
-    given.push(spec);
-  }
-  // One project named twice (`box:/r/shop` and `box:/r/shop/`) is one host, said once on stderr.
-  const { specs, twice } = uniqueHostSpecs(given);
+  // A fleet (`--all`, `--host`) shows the config file's `hosts` too, as `omc-top --all` does: the same hosts, the
+  // same usage error for a bad --host, one project named twice (`box:/r/shop` and `box:/r/shop/`, a --host and the
+  // config's entry) one host, said once on stderr.
+  const fleetAsked = args.flags.has('all') || hosts.values.length > 0;
+  const loaded = loadConfig();
+  const config = loaded.config;
+  const { specs, twice } = fleetAsked ? fleetHostSpecs(hosts.values, config.hosts) : { specs: [], twice: null };
   if (twice) printErr(`omc-top serve: ${cleanLine(twice)}\n`);
-  if (args.flags.has('all') || specs.length > 0)
-    refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');
+  if (fleetAsked) refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');
   const readonly = args.flags.has('readonly');
   const watch = args.flags.has('poll') ? 'poll' : 'auto';
   let source: ServeSource;
-  const loaded = loadConfig();
-  const config = loaded.config;
   // serve has no message line, and it is what pushes when the user is away: a bad field (and push off with
   // it) is said at start, on stderr, before the address, and on the page (a phone never sees that stderr).
   const configSays = configLine(loaded);
   if (configSays !== null) printErr(`omc-top serve: ${configSays}\n`);
-  if (args.flags.has('all') || specs.length > 0) {
+  if (fleetAsked) {
     // The page answers permission requests, so each local store registers as a monitor the hook asks.
     // serve has no message line: a project judged by another OMC now (or read elsewhere) is said on stderr.
     const fleet = new LocalFleet({
