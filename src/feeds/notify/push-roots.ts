@@ -11,6 +11,8 @@ import type { NeedItem } from '../attention/needs.js';
 import { Notifier, raisedBy } from './notifier.js';
 import { startPush } from './push/index.js';
 import { LeasedPush } from './push/leased-push.js';
+import type { Due } from './push/ledger.js';
+import { RetryPlan } from './push/retry-plan.js';
 
 export interface PushRoot {
   id: string;
@@ -44,6 +46,8 @@ export function pushForRoots(opts: {
   onProblem(line: string): void;
   /** Called once when push is on (at least one channel). */
   onPushing?(): void;
+  /** The first pause before a `--host` project's item no channel took is sent again (tests pass less). */
+  retryFirstMs?: number;
 }): () => void {
   const push = startPush(opts.config, { env: opts.env, onProblem: opts.onProblem });
   for (const p of push.problems) opts.onProblem(p);
@@ -91,6 +95,33 @@ export function pushForRoots(opts: {
     now.forEach(attach);
   };
   for (const f of opts.feeds ?? []) {
+    // Its lease and ledger are on that machine: what no channel took is sent again from here on the plan a local
+    // project's lease follows (retry-plan.ts), and its failure line ends with the same words.
+    const plan = new RetryPlan(opts.retryFirstMs);
+    const timers = new Set<NodeJS.Timeout>();
+    let ended = false;
+    const sendItem = (d: Due) => {
+      // Asked when the message goes out (after the debounce, or a retry's pause), as a local root's lease is.
+      if (ended || !f.mayPush()) return;
+      const key = d.ids.join('\u0000');
+      sender.send(d.message, (delivery) => {
+        if (ended) return null;
+        if (delivery === 'taken') {
+          plan.taken(key);
+          return null;
+        }
+        const next = plan.failed(key, d.at, delivery, Date.now());
+        if (next.inMs !== null) {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            sendItem(d);
+          }, next.inMs);
+          t.unref?.();
+          timers.add(t);
+        }
+        return next.words;
+      });
+    };
     const n = new Notifier({
       channels: [],
       get project() {
@@ -99,13 +130,12 @@ export function pushForRoots(opts: {
       config: opts.config,
       write: () => undefined,
       env: {},
-      push: (m) => {
-        // Asked when the message goes out (after the debounce), as a local root's lease is.
-        if (f.mayPush()) sender.send(m);
-      },
+      push: (m, ids) => sendItem({ ids: [...ids], message: m, at: Date.now() }),
     });
     const off = f.onNeeds((items) => n.handle(items.map(raisedBy)));
     attached.set(`feed|${f.id}`, () => {
+      ended = true;
+      for (const t of timers) clearTimeout(t);
       off();
       n.dispose();
     });

@@ -26,7 +26,6 @@ import { watchOwnFile } from '../../../io/watch/own-file.js';
 import type { PushMessage } from './channel.js';
 import { PushLease } from './lease.js';
 import {
-  DUE_KEEP_MS,
   EMPTY_LEDGER,
   pruned,
   unsent,
@@ -38,6 +37,7 @@ import {
   type PushItem,
 } from './ledger.js';
 import type { Delivery } from './sender.js';
+import { RetryPlan } from './retry-plan.js';
 
 /**
  * How long an item this process recorded as due is followed: past it, the holder is live and still has not pushed
@@ -46,12 +46,7 @@ import type { Delivery } from './sender.js';
 const FOLLOW_MAX_MS = 2 * SILENT_AFTER_MS;
 /** Another process had the taking marker: a few milliseconds of work; looked again after this. */
 const BUSY_RETRY_MS = 100;
-/**
- * An item no channel took (after the sender's own quick retries) is sent again after this, then twice as long each
- * time: a channel down for a minute still gets the message, one down for long is not hammered (1, 2, 4, 8 min; the
- * ledger drops the item after 15).
- */
-export const RETRY_FIRST_MS = 60_000;
+export { RETRY_FIRST_MS } from './retry-plan.js';
 
 /**
  * What the channels are given: a message, and how it went once they answered (sender.ts); `done` answers what this
@@ -73,8 +68,8 @@ export class LeasedPush {
   private sentHere: Ledger['sent'] = {};
   /** Items sent by this process whose channels have not answered yet: not sent again meanwhile. */
   private readonly inFlight = new Set<string>();
-  /** Items no channel took: when this process may send each again, and the pause after that. */
-  private readonly retry = new Map<string, { at: number; pauseMs: number }>();
+  /** Items no channel took: when this process may send each again (the same plan as a `--host` project's). */
+  private readonly retry = new RetryPlan();
   /** Item ids a channel took, with when, not yet recorded in the ledger. */
   private readonly taken = new Map<string, number>();
   private readonly unwatch: () => void;
@@ -140,8 +135,7 @@ export class LeasedPush {
         const due = unsent(next);
         toSend = due.filter((d) => this.mayResend(d, now));
         // A pause kept for an item no longer due (pushed by another, or dropped as old) is forgotten.
-        const still = new Set(due.map(keyOf));
-        for (const key of this.retry.keys()) if (!still.has(key)) this.retry.delete(key);
+        this.retry.keepOnly(new Set(due.map(keyOf)));
       }
       return next;
     });
@@ -166,7 +160,7 @@ export class LeasedPush {
   /** Not in flight here, and its pause after a failure (if any) is over. */
   private mayResend(d: Due, now: number): boolean {
     const key = keyOf(d);
-    return !this.inFlight.has(key) && (this.retry.get(key)?.at ?? -Infinity) <= now;
+    return !this.inFlight.has(key) && this.retry.mayResend(key, now);
   }
 
   /** The ledger was written with what a channel took: forgotten here (under --readonly, kept as this one's own). */
@@ -179,23 +173,15 @@ export class LeasedPush {
   private answered(d: Due, key: string, delivery: Delivery): string | null {
     this.inFlight.delete(key);
     if (delivery === 'taken') {
-      this.retry.delete(key);
+      this.retry.taken(key);
       const at = this.now();
       for (const id of d.ids) this.taken.set(id, at);
       this.settle();
       return null;
     }
     // Left due: sent again after a pause (at a beat), or, refused outright, left to the next holder.
-    const last = this.retry.get(key);
-    const pauseMs = delivery === 'refused' ? Infinity : last ? last.pauseMs * 2 : RETRY_FIRST_MS;
-    const at = this.now() + pauseMs;
-    this.retry.set(key, { at, pauseMs });
-    if (this.disposed) return null;
-    return pauseMs === Infinity
-      ? 'not sent again by this omc-top'
-      : at - d.at >= DUE_KEEP_MS
-        ? `not sent again (${DUE_KEEP_MS / 60_000} min old by then)`
-        : `sent again in ${Math.round(pauseMs / 60_000)} min`;
+    const next = this.retry.failed(key, d.at, delivery, this.now());
+    return this.disposed ? null : next.words;
   }
 
   /** Ending or muted: what a channel took is still recorded, without taking the lease. */
