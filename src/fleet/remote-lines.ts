@@ -91,7 +91,19 @@ const QUOTA = z.object({
   project: z.string().max(1000),
   quota: z.object({ short: z.string().max(400), limited_until: z.string().max(40).nullable().optional() }).nullable(),
 });
-const ANY = z.object({ v: z.number(), type: z.string().max(40) });
+/** A problem line of the project there (`kind` `problem`: a snapshot's `value`, a transition's `to`; null: gone). */
+const SEVERITY = z.enum(['error', 'warning', 'info']).nullable();
+const PROBLEM = z.object({
+  v: z.literal(1),
+  type: z.enum(['snapshot', 'transition']),
+  project: z.string().max(1000),
+  kind: z.literal('problem'),
+  /** `path\u0000message`, the monitor's problem line there. */
+  key: z.string().min(1).max(8000),
+  value: SEVERITY.optional(),
+  to: SEVERITY.optional(),
+});
+const ANY = z.object({ v: z.number(), type: z.string().max(40), kind: z.string().max(40).optional() });
 
 export type RemoteLine =
   /** `aliveMs`: the stream there writes `alive` after that long with nothing else (null: it did not say). */
@@ -112,6 +124,18 @@ export type RemoteLine =
   | { kind: 'push-lease'; project: string; pusher: 'fleet' | 'other' }
   /** That machine's plan quota, in its header's narrow words (null: OMC keeps no usage cache there). */
   | { kind: 'quota'; project: string; short: string | null; limitedUntilMs: number | null }
+  /**
+   * One of the project's problem lines there (the monitor's), as a snapshot lists it or a transition changes it:
+   * `severity` null when it is gone.
+   */
+  | {
+      kind: 'problem';
+      snapshot: boolean;
+      key: string;
+      path: string;
+      message: string;
+      severity: 'error' | 'warning' | 'info' | null;
+    }
   | { kind: 'skip' }
   | { kind: 'bad'; problem: string };
 
@@ -153,6 +177,21 @@ export function parseRemoteLine(text: string): RemoteLine {
     const until = Date.parse(r.data.quota?.limited_until ?? '');
     const limitedUntilMs = short !== null && Number.isFinite(until) ? until : null;
     return { kind: 'quota', project: truncate(cleanLine(r.data.project), 120), short, limitedUntilMs };
+  }
+  if ((head.data.type === 'snapshot' || head.data.type === 'transition') && head.data.kind === 'problem') {
+    const r = PROBLEM.safeParse(raw);
+    if (!r.success) return { kind: 'bad', problem: `bad problem line (${why(r.error)})` };
+    const cut = r.data.key.indexOf('\u0000');
+    const [path, message] = cut === -1 ? ['', r.data.key] : [r.data.key.slice(0, cut), r.data.key.slice(cut + 1)];
+    const snapshot = r.data.type === 'snapshot';
+    return {
+      kind: 'problem',
+      snapshot,
+      key: r.data.key,
+      path: truncate(cleanLine(path), 300),
+      message: truncate(cleanLine(message), 600),
+      severity: (snapshot ? r.data.value : r.data.to) ?? null,
+    };
   }
   if (head.data.type !== 'row') return { kind: 'skip' };
   const r = ROW.safeParse(raw);

@@ -22,7 +22,9 @@ import { VERSION } from '../version.js';
 import { remoteCwdArgs, shellQuote, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention, groupNeedNote } from './model.js';
-import { LineSplitter, MAX_LINE_BYTES, parseRemoteLine } from './remote-lines.js';
+import { LineSplitter, MAX_LINE_BYTES, parseRemoteLine, type RemoteLine } from './remote-lines.js';
+import { problemWords } from './problem-words.js';
+import type { Problem } from '../store/types.js';
 import { formatBytes } from '../io/safe-fs/index.js';
 import { noLoopWords, rowIdentity, rowLabel, type RowModel } from '../feeds/row.js';
 import { cancelTargetOf } from '../store/cancel/target.js';
@@ -41,6 +43,8 @@ export type RemotePusher = 'fleet' | 'other' | 'unknown';
 export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000] as const;
 /** Sessions kept per host; a stream naming more gets a problem line per extra row, not memory. */
 export const MAX_REMOTE_ROWS = 20_000;
+/** Problem lines of a host's project kept (a stream can name any number; the header says the count kept). */
+export const MAX_REMOTE_PROBLEMS = 500;
 /** Problem lines kept per host (the newest); the rest are counted. */
 const MAX_PROBLEMS = 5;
 /** The oldest remote omc-top whose stream has what a fleet row needs (`--rows`, `version` in ready). */
@@ -129,6 +133,10 @@ export class RemoteHost {
   version: string | null = null;
   project = '';
   private rows = new Map<string, RowModel>();
+  /** The project's problem lines there (its monitor's), by their key on the wire, as its stream last said. */
+  private fileProblems = new Map<string, Problem>();
+  /** This connection's snapshot of them, until its `ready` replaces the last connection's (null: taken). */
+  private nextProblems: Map<string, Problem> | null = null;
   private problems: string[] = [];
   private problemCount = 0;
   private child: ChildProcess | null = null;
@@ -190,6 +198,7 @@ export class RemoteHost {
     this.pusher = 'unknown';
     this.readyHere = false;
     this.silentMessage = null;
+    this.nextProblems = new Map();
     const lease = this.opts.pushLease === true && this.leaseKnown;
     const child = this.own(
       spawn(
@@ -277,12 +286,16 @@ export class RemoteHost {
       return this.opts.onChange();
     }
     if (l.kind === 'attention') return this.onAttention(l.open, l.acked);
+    if (l.kind === 'problem') return this.onProblem(l);
     if (l.kind === 'quota') {
       this.quota = l.short;
       this.quotaLimitedUntilMs = l.limitedUntilMs;
       return this.opts.onChange();
     }
     if (l.kind === 'ready') {
+      // This connection's snapshot listed every problem there now: the last connection's are let go.
+      if (this.nextProblems !== null) this.fileProblems = this.nextProblems;
+      this.nextProblems = null;
       this.version = l.version;
       this.project = l.project;
       this.readyHere = true;
@@ -325,6 +338,15 @@ export class RemoteHost {
     const entering = known === null ? [] : open.filter((n) => !known.has(n.id));
     if (entering.length > 0) for (const l of [...this.needListeners]) l(entering);
     this.opts.onChange();
+  }
+
+  /** A problem line there listed (its snapshot), come or gone; at most MAX_REMOTE_PROBLEMS are kept. */
+  private onProblem(l: Extract<RemoteLine, { kind: 'problem' }>): void {
+    const into = l.snapshot && this.nextProblems !== null ? this.nextProblems : this.fileProblems;
+    if (l.severity === null) into.delete(l.key);
+    else if (into.has(l.key) || into.size < MAX_REMOTE_PROBLEMS)
+      into.set(l.key, { path: l.path, message: l.message, severity: l.severity });
+    if (into === this.fileProblems) this.opts.onChange();
   }
 
   /** Called with the items that newly need the user there (not acknowledged there). */
@@ -464,6 +486,16 @@ export class RemoteHost {
       if (tone === 'normal') tone = 'warn';
       notes.push(`${this.problemCount} bad line${this.problemCount === 1 ? '' : 's'} skipped`);
       detail ??= `last bad line: ${this.problems[this.problems.length - 1]}`;
+    }
+    // The project's problem lines there (what its monitor shows under its header), as a local project's group says.
+    const said = problemWords(
+      [...this.fileProblems.values()].map((p) => ({ ...p, root: this.project })),
+      false,
+    );
+    if (said) {
+      notes.push(said.note);
+      detail ??= said.detail;
+      if (tone !== 'error') tone = said.tone;
     }
     // What needs the user there in no session (a gate, a `.omc` it may not list): no row carries it, so the header
     // says it, as a local project's does; the count is the host monitor's, as its attention line last said it.
