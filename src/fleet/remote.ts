@@ -340,6 +340,11 @@ export class RemoteHost {
     this.opts.onChange();
   }
 
+  /** The project's problem lines there, as its stream last said them (the serve page's root lists them). */
+  problemsNow(): Problem[] {
+    return [...this.fileProblems.values()];
+  }
+
   /** A problem line there listed (its snapshot), come or gone; at most MAX_REMOTE_PROBLEMS are kept. */
   private onProblem(l: Extract<RemoteLine, { kind: 'problem' }>): void {
     const into = l.snapshot && this.nextProblems !== null ? this.nextProblems : this.fileProblems;

@@ -10,6 +10,7 @@
  * watch, mode `stall`: the row and `ready`, then nothing, connected.
  * watch, any mode but `mute`: DIR/row (JSON) overrides fields of the row it sends.
  * watch, any mode but `mute`: with DIR/quota (the JSON of a quota line's `quota`), that line before `ready`.
+ * watch, any mode but `mute`: with DIR/problem (`path: message`), a problem snapshot line before `ready`.
  * watch, mode `mute`: nothing at all, connected (an ssh or a remote that hangs before its first line); a process it
  *   starts (pid in DIR/held) holds its stdout and stderr, as a wrapper's pipeline or a ProxyCommand may after ssh is
  *   gone.
@@ -65,6 +66,12 @@ if (what === 'watch' && read('mode', 'alive') === 'mute') {
   });
   const quota = read('quota', null);
   if (quota !== null) line({ type: 'quota', quota: JSON.parse(quota) });
+  // DIR/problem: one problem line of the project there (`path: message`), as a snapshot lists it.
+  const problem = read('problem', null);
+  if (problem !== null) {
+    const [path, ...rest] = problem.split(': ');
+    line({ type: 'snapshot', kind: 'problem', key: `${path}\u0000${rest.join(': ')}`, value: 'error', path });
+  }
   line({ type: 'ready', needsYou: 0, version: 'dev', aliveMs });
   keepConnected();
   if (read('mode', 'alive') === 'alive') {

@@ -38,7 +38,7 @@ h1{font-size:1.1em;margin:0}h2{font-size:1em;margin:.8em 0 .3em}
 main,#message,#confirm,#config{padding:0 1em}#message{min-height:1.2em;color:#9cf}#config{color:#f88}.guess{color:#fb4;margin:.2em 0}
 #confirm{background:#332;border:1px solid #775;margin:.5em 1em;padding:.5em 1em}
 .root{border-top:1px solid #333;margin-top:.5em}
-.acked{color:#888;font-size:.9em}.lost{color:#f66}.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
+.acked{color:#888;font-size:.9em}.lost{color:#f66}.problems{list-style:none;padding:0;margin:.2em 0}.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
 .row{display:grid;grid-template-columns:1fr auto;gap:.2em .8em;padding:.4em 0;border-bottom:1px solid #222}
 .row .modes{grid-column:1/3;color:#aaa;font-size:.9em}.status{color:#8c8}
 h3{font-size:.95em;margin:.6em 0 .2em;color:#fb4}.answers{list-style:none;padding:0;margin:0}
@@ -201,6 +201,15 @@ export const PAGE_JS = `'use strict';
       // No OMC found: every status below is a guess by the newest rules (the monitor header's words).
       if (r.omcGuess) sec.appendChild(el('p', r.omcGuess, 'guess'));
       if (r.connection) sec.appendChild(el('p', r.connection + ' (its rows below are as last seen)', 'lost'));
+      // Its problem lines (what its monitor shows under its header), as the monitor says them.
+      if (r.problemCount > 0) {
+        var probs = el('ul', null, 'problems');
+        r.problems.forEach(function (x) {
+          probs.appendChild(line('li', ['\u26a0 ', bdi(x.path), ': ', bdi(x.message)], x.severity === 'error' ? 'lost' : 'guess'));
+        });
+        if (r.problemCount > r.problems.length) probs.appendChild(el('li', '+' + (r.problemCount - r.problems.length) + ' more problems', 'acked'));
+        sec.appendChild(probs);
+      }
       // That machine's plan quota (its header's narrow words: no countdown to go stale here).
       if (!r.local && r.quota) sec.appendChild(el('p', 'plan quota there: ' + r.quota.short, 'acked'));
       if (!r.local) sec.appendChild(el('p', 'on ' + r.host + ': cancel, pause and acknowledge run there over ssh; its permission prompts and OMC gates are answered there', 'acked'));

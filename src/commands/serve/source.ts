@@ -166,6 +166,13 @@ export interface RootJson {
    * why, e.g. `not live: lost 20 s ago, retrying in 1 s: no line for 20 s …`; null while live; absent for a local root.
    */
   connection?: string | null;
+  /**
+   * The project's problem lines (what its monitor shows under its header: a state file not JSON, one omc-top may
+   * not read), as `--json`'s `problems`; a `--host` project's as its stream last said them. The first PAGE_PROBLEMS.
+   */
+  problems: ProblemJson[];
+  /** How many problem lines there are in all (`problems` holds the first PAGE_PROBLEMS). */
+  problemCount: number;
   /** Not acknowledged: what the count counts. */
   needs: NeedJson[];
   /** Acknowledged and still holding (listed, never counted). */
@@ -187,6 +194,20 @@ export interface RootJson {
    */
   quota: QuotaJson | null;
 }
+
+export interface ProblemJson {
+  path: string;
+  message: string;
+  severity: 'error' | 'warning' | 'info';
+}
+
+/** Problem lines a root of the page lists (the rest are counted: `problemCount`). */
+export const PAGE_PROBLEMS = 20;
+
+const problemsJson = (all: readonly ProblemJson[]): Pick<RootJson, 'problems' | 'problemCount'> => ({
+  problems: all.slice(0, PAGE_PROBLEMS).map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
+  problemCount: all.length,
+});
 
 export interface Picture {
   count: number;
@@ -248,6 +269,7 @@ function rootJson(r: ServeRoot, now: number): RootJson {
     host: null,
     local: true,
     rows,
+    ...problemsJson(r.store.problems.getSnapshot()),
     needs: view.open.map((n) => needJson(n, answeredAs(answers, n))),
     acked: view.acked.map((n) => needJson(n, answeredAs(answers, n))),
     answers: answers.map(answerJson),
@@ -264,6 +286,8 @@ function watchRoot(r: ServeRoot, on: () => void): () => void {
     r.store.cancelRecords.subscribe(on),
     // OMC's quota files: a loop the plan's limit holds says so in its row.
     r.store.quota.subscribe(on),
+    // Its problem lines: the root's section lists them.
+    r.store.problems.subscribe(on),
     r.monitor.view.subscribe(on),
     r.store.permissions.subscribe(on),
     r.store.graph.subscribe(on),
@@ -385,6 +409,7 @@ function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined, now: number)
       processText: rowProcessText(row),
       modesText: rowModesText(row),
     })),
+    ...problemsJson(host?.problemsNow() ?? []),
     needs: needs.open.map((n) => needJson(n)),
     acked: needs.acked.map((n) => needJson(n)),
     answers: [],
