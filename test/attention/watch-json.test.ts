@@ -21,6 +21,24 @@ import {
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 import { installPlugin, omc55Root, pluginWorld } from '../helpers/omc-plugin.js';
 
+/**
+ * `rm -rf <root>` at a loaded machine's pace, as a script for `node -e <script> <root> <first session ids…>`: the named
+ * session directories, then every other one 5 ms apart (a pause that is the removal's pace, not a wait for anything),
+ * then the rest of the tree.
+ */
+const SLOW_RM = `
+const fs = require('node:fs'), path = require('node:path');
+const [root, ...first] = process.argv.slice(1);
+const sessions = path.join(root, 'state', 'sessions');
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const names = [...first, ...fs.readdirSync(sessions).filter((n) => !first.includes(n))];
+for (const n of names) {
+  fs.rmSync(path.join(sessions, n), { recursive: true });
+  Atomics.wait(pause, 0, 0, 5);
+}
+fs.rmSync(root, { recursive: true });
+`;
+
 let child: ChildProcess | null = null;
 afterEach(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -408,11 +426,12 @@ describe('omc-top watch --json', () => {
     for (const l of lines()) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
   });
 
-  it('rm -rf .omc with three active loops: one root line, no "loop stopped", each row kept as unreadable; one loop file removed is still "stopped"', async ({
-    emptyProject: p,
-  }) => {
-    // Three live loops among finished sessions: `rm` takes a while over them, removing each loop's file while
-    // .omc is still there (its directories go last).
+  /**
+   * Three live loops among finished sessions, `.omc` removed by `remove` (an `rm -rf`, which takes a while over them,
+   * removing each loop's file while .omc is still there: its directories go last): one root line, no loop stopped,
+   * each row kept as unreadable; back as it was; then one loop file removed alone is that loop stopped.
+   */
+  async function rmWithThreeLoops(p: { dir: string; root: string }, remove: (loops: string[]) => void) {
     const loops = [1, 2, 3].map((i) => `10000000-0000-4000-8000-00000000000${i}`);
     for (const [i, sid] of loops.entries())
       writeLiveRalph(p, { sessionId: sid, iteration: i + 1, max: 10, projectPath: p.dir });
@@ -432,7 +451,7 @@ describe('omc-top watch --json', () => {
     fs.cpSync(p.root, copy, { recursive: true, preserveTimestamps: true });
 
     const from = lines().length;
-    expect(spawnSync('rm', ['-rf', p.root]).status).toBe(0);
+    remove(loops);
     await waitFor(() => lines().some((l) => l.type === 'root' && (l.root as { present: boolean }).present === false), {
       timeoutMs: 20_000,
       what: `root line: removed (${io.err})`,
@@ -469,6 +488,23 @@ describe('omc-top watch --json', () => {
     });
     expect(stopped).toMatchObject({ kind: 'mode', key: `${loops[0]}/ralph`, from: 'active', to: null });
     expect(lines().filter((l) => l.news === 'loop stopped')).toHaveLength(1);
+  }
+
+  it('rm -rf .omc with three active loops: one root line, no "loop stopped", each row kept as unreadable; one loop file removed is still "stopped"', async ({
+    emptyProject: p,
+  }) => {
+    await rmWithThreeLoops(p, () => expect(spawnSync('rm', ['-rf', p.root]).status).toBe(0));
+  });
+
+  it('an rm -rf .omc that takes seconds (a busy machine): still one root line, no "loop stopped", no row dropped', async ({
+    emptyProject: p,
+  }) => {
+    // The removal as `rm` makes it, at the pace of a loaded machine: the loops' session directories first, then the
+    // others one by one a few milliseconds apart (well past the removal hold's 1 s cap), then what is left.
+    await rmWithThreeLoops(p, (loops) => {
+      const r = spawnSync(process.execPath, ['-e', SLOW_RM, p.root, ...loops], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    });
   });
 
   it('--poll: a loop file a poll no longer finds is said stopped only when the next poll still finds it gone (a tick inside an `rm -rf` says nothing)', async ({

@@ -1,7 +1,7 @@
 /**
  * The removal hold on a fake clock: a removal waits until removals have been quiet for
- * REMOVAL_QUIET_MS (a long `rm -rf` keeps it waiting, never past REMOVAL_MAX_MS), every other event goes on at
- * once, and a later event about a held path makes its removal stale. The whole path (a real `rm -rf .omc` under
+ * REMOVAL_QUIET_MS (files going one by one keep it waiting, never past REMOVAL_MAX_MS; a tree going, however long
+ * its `rm -rf` takes), every other event goes on at once, and a later event about a held path makes its removal stale. The whole path (a real `rm -rf .omc` under
  * the bundle) is test/attention/watch-json.test.ts and test/faults/tree-shape.e2e.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -49,6 +49,41 @@ describe('removal hold', () => {
     expect(released).toHaveLength(1);
     expect(released[0]![0]).toEqual({ type: 'unlink', rel: LOOP });
     expect(released[0]).toHaveLength(1 + REMOVAL_MAX_MS / (REMOVAL_QUIET_MS / 2));
+  });
+
+  it('a tree going is held until removals are quiet, however long past REMOVAL_MAX_MS its rm takes', () => {
+    // What a slow `rm -rf .omc` looks like (a busy machine): session directories going one after another for
+    // several times the cap. Cut at the cap, the loops it had reached were said to stop while .omc was still there.
+    const going = new Set<string>();
+    const h = createRemovalHold({
+      release: (e) => released.push(e),
+      treeGoing: (held) => held.some((e) => going.has(e.rel.split('/').slice(0, 3).join('/'))),
+    });
+    let t = 0;
+    for (let i = 0; t < 5 * REMOVAL_MAX_MS; i++, t += REMOVAL_QUIET_MS / 2) {
+      const dir = `state/sessions/s${i}`;
+      going.add(dir);
+      h.take([
+        { type: 'unlink', rel: `${dir}/ralph-state.json` },
+        { type: 'unlinkDir', rel: dir },
+      ]);
+      vi.advanceTimersByTime(REMOVAL_QUIET_MS / 2);
+      expect(released, `${t + REMOVAL_QUIET_MS / 2} ms into the rm`).toEqual([]);
+    }
+    vi.advanceTimersByTime(REMOVAL_QUIET_MS / 2 - 1);
+    expect(released).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(released).toHaveLength(1);
+    expect(released[0]).toHaveLength((2 * 5 * REMOVAL_MAX_MS) / (REMOVAL_QUIET_MS / 2));
+    // The next removal, a file alone (OMC's cancel), is held by the quiet and the cap again, not uncapped.
+    going.clear();
+    h.take([{ type: 'unlink', rel: LOOP }]);
+    for (let k = 0; k < REMOVAL_MAX_MS; k += REMOVAL_QUIET_MS / 2) {
+      h.take([{ type: 'unlink', rel: `state/sessions/other/${k}-state.json` }]);
+      vi.advanceTimersByTime(REMOVAL_QUIET_MS / 2);
+    }
+    expect(released).toHaveLength(2);
+    expect(released[1]![0]).toEqual({ type: 'unlink', rel: LOOP });
   });
 
   it('a later event about a held path makes its removal stale; drop and close forget what is held', () => {

@@ -4,10 +4,15 @@
  * `rm -rf .omc` removes the files before the directories: each loop's state file goes while `.omc` is still
  * there, so a look at the root on the removal's own batch finds it, and the removal would be taken for each active
  * loop stopping (and each finished session leaving, one by one, as far as `rm` got). Held until removals have been
- * quiet for `quietMs` (a long `rm` keeps them coming), at most `maxMs` after the first one, the root is gone by then
- * and its absence is said once instead. Only removals are held: every other event (a write, a new file) goes
- * through at once, and a later event about a held path makes its removal stale (the later one says what is there
- * now).
+ * quiet for `quietMs` (a long `rm` keeps them coming), the root is gone by then and its absence is said once
+ * instead. Only removals are held: every other event (a write, a new file) goes through at once, and a later event
+ * about a held path makes its removal stale (the later one says what is there now).
+ *
+ * `maxMs` after the first one, files that keep going one by one are let through (a stream of removals need not hide
+ * an OMC cancel in its midst for long). Not while a directory is going with them (`treeGoing`): that is a tree being
+ * removed, and how long an `rm -rf` of a few hundred sessions takes is up to the machine's load (well over a second
+ * on a busy one). Cut at a fixed time, the loops `rm` had reached were said to stop (and their rows dropped) a moment
+ * before the root was said gone and the others were kept as out of sight: one removal, told two ways.
  */
 import type { WatchEvent } from './events.js';
 
@@ -31,28 +36,45 @@ export function createRemovalHold(opts: {
   release(events: WatchEvent[]): void;
   quietMs?: number;
   maxMs?: number;
+  /**
+   * A directory is going with these removals (one of them, or a held file's directory is gone too): a tree is being
+   * removed, and they are held until removals are quiet, however long that takes. Absent: never.
+   */
+  treeGoing?(held: readonly WatchEvent[]): boolean;
 }): RemovalHold {
   const quietMs = opts.quietMs ?? REMOVAL_QUIET_MS;
   const maxMs = opts.maxMs ?? REMOVAL_MAX_MS;
   const held = new Map<string, WatchEvent>();
   let timer: NodeJS.Timeout | null = null;
   let firstAt = 0;
+  let lastAt = 0;
+  /** Past maxMs with a tree going: held until quiet, the cap no longer applies to this hold. */
+  let uncapped = false;
   let closed = false;
 
   const release = () => {
     timer = null;
     if (closed || held.size === 0) return;
+    const quietFor = Date.now() - lastAt;
+    if (quietFor < quietMs && opts.treeGoing?.([...held.values()])) {
+      // The cap, with removals still coming and a directory among them: wait for the tree's removal to end.
+      uncapped = true;
+      timer = setTimeout(release, quietMs - quietFor);
+      return;
+    }
     const out = [...held.values()];
     held.clear();
+    uncapped = false;
     opts.release(out);
   };
   /** Another removal: the hold runs on until removals are quiet, never past maxMs after the first one held. */
   const extend = () => {
     if (held.size === 0) return;
     const now = Date.now();
+    lastAt = now;
     if (timer) clearTimeout(timer);
     else firstAt = now;
-    timer = setTimeout(release, Math.max(0, Math.min(quietMs, firstAt + maxMs - now)));
+    timer = setTimeout(release, uncapped ? quietMs : Math.max(0, Math.min(quietMs, firstAt + maxMs - now)));
   };
 
   return {
@@ -75,12 +97,14 @@ export function createRemovalHold(opts: {
       if (held.size === 0 && timer) {
         clearTimeout(timer);
         timer = null;
+        uncapped = false;
       }
       return now;
     },
     drop() {
       if (timer) clearTimeout(timer);
       timer = null;
+      uncapped = false;
       held.clear();
     },
     close() {

@@ -123,6 +123,10 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       const gone = events.filter((e) => statSync(root, e.rel) === null);
       if (gone.length > 0) opts.onEvents(gone, 'leading');
     },
+    // A directory going (its event, or a held file's directory gone too): a tree is being removed, maybe the root.
+    treeGoing: (held) =>
+      held.some((e) => e.type === 'unlinkDir') ||
+      held.some((e) => e.rel.includes('/') && statSync(root, path.posix.dirname(e.rel)) === null),
   });
   const report = (type: WatchEventType, abs: string, opt?: { trailing?: boolean }) => {
     if (closed) return;
