@@ -5,7 +5,12 @@
  * the bundle) is test/attention/watch-json.test.ts and test/faults/tree-shape.e2e.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRemovalHold, REMOVAL_MAX_MS, REMOVAL_QUIET_MS } from '../../src/io/watch/removal-hold.js';
+import {
+  createRemovalHold,
+  REMOVAL_MAX_MS,
+  REMOVAL_QUIET_MS,
+  REMOVAL_TREE_QUIET_MS,
+} from '../../src/io/watch/removal-hold.js';
 import type { WatchEvent } from '../../src/io/watch/events.js';
 
 const LOOP = 'state/sessions/s1/ralph-state.json';
@@ -17,6 +22,8 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 const hold = () => createRemovalHold({ release: (e) => released.push(e) });
+/** The turn of the event loop a hold lets pass before it releases (removals made meanwhile are read in it). */
+const TURN = 1;
 
 describe('removal hold', () => {
   it('holds the removals; the rest of the batch goes on at once', () => {
@@ -27,7 +34,7 @@ describe('removal hold', () => {
       { type: 'unlinkDir', rel: 'state/sessions/s2' },
     ]);
     expect(now).toEqual([{ type: 'change', rel: 'notepad.md' }]);
-    vi.advanceTimersByTime(REMOVAL_QUIET_MS - 1);
+    vi.advanceTimersByTime(REMOVAL_QUIET_MS + TURN - 1);
     expect(released).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(released).toEqual([
@@ -46,6 +53,7 @@ describe('removal hold', () => {
       h.take([{ type: 'unlink', rel: `state/sessions/other/${t}-state.json` }]);
       vi.advanceTimersByTime(REMOVAL_QUIET_MS / 2);
     }
+    vi.advanceTimersByTime(TURN);
     expect(released).toHaveLength(1);
     expect(released[0]![0]).toEqual({ type: 'unlink', rel: LOOP });
     expect(released[0]).toHaveLength(1 + REMOVAL_MAX_MS / (REMOVAL_QUIET_MS / 2));
@@ -70,7 +78,7 @@ describe('removal hold', () => {
       vi.advanceTimersByTime(REMOVAL_QUIET_MS / 2);
       expect(released, `${t + REMOVAL_QUIET_MS / 2} ms into the rm`).toEqual([]);
     }
-    vi.advanceTimersByTime(REMOVAL_QUIET_MS / 2 - 1);
+    vi.advanceTimersByTime(REMOVAL_TREE_QUIET_MS - REMOVAL_QUIET_MS / 2 + TURN - 1);
     expect(released).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(released).toHaveLength(1);
@@ -82,8 +90,37 @@ describe('removal hold', () => {
       h.take([{ type: 'unlink', rel: `state/sessions/other/${k}-state.json` }]);
       vi.advanceTimersByTime(REMOVAL_QUIET_MS / 2);
     }
+    vi.advanceTimersByTime(TURN);
     expect(released).toHaveLength(2);
     expect(released[1]![0]).toEqual({ type: 'unlink', rel: LOOP });
+  });
+
+  it("a tree going waits out a stop of its rm longer than a file removal's quiet (a loaded machine)", () => {
+    const h = createRemovalHold({ release: (e) => released.push(e), treeGoing: () => true });
+    h.take([
+      { type: 'unlink', rel: LOOP },
+      { type: 'unlinkDir', rel: 'state/sessions/s1' },
+    ]);
+    // rm descheduled for three times a file's quiet: it has not ended.
+    vi.advanceTimersByTime(3 * REMOVAL_QUIET_MS);
+    expect(released).toEqual([]);
+    h.take([{ type: 'unlinkDir', rel: 'state/sessions' }]);
+    vi.advanceTimersByTime(REMOVAL_TREE_QUIET_MS + TURN - 1);
+    expect(released).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(released.flat().map((e) => e.rel)).toEqual([LOOP, 'state/sessions/s1', 'state/sessions']);
+  });
+
+  it('a timer that fires before removals already made are read (a busy monitor) holds on once they are', () => {
+    const h = hold();
+    h.take([{ type: 'unlink', rel: LOOP }]);
+    // The quiet timer fires; the removals rm made meanwhile are read in the same turn of the event loop, after it.
+    vi.advanceTimersByTime(REMOVAL_QUIET_MS);
+    h.take([{ type: 'unlink', rel: 'state/sessions/s1/autopilot-state.json' }]);
+    vi.advanceTimersByTime(REMOVAL_QUIET_MS + TURN - 1);
+    expect(released).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(released.flat().map((e) => e.rel)).toEqual([LOOP, 'state/sessions/s1/autopilot-state.json']);
   });
 
   it('a later event about a held path makes its removal stale; drop and close forget what is held', () => {

@@ -10,16 +10,24 @@
  *
  * `maxMs` after the first one, files that keep going one by one are let through (a stream of removals need not hide
  * an OMC cancel in its midst for long). Not while a directory is going with them (`treeGoing`): that is a tree being
- * removed, and how long an `rm -rf` of a few hundred sessions takes is up to the machine's load (well over a second
- * on a busy one). Cut at a fixed time, the loops `rm` had reached were said to stop (and their rows dropped) a moment
- * before the root was said gone and the others were kept as out of sight: one removal, told two ways.
+ * removed, and how long an `rm -rf` of a few hundred sessions takes, and how long it stops between two removals, is
+ * up to the machine's load (well over a second on a busy one). Cut at a fixed time (or at a stop), the loops `rm` had
+ * reached were said to stop (and their rows dropped) a moment before the root was said gone and the others were kept
+ * as out of sight: one removal, told two ways. A tree's removals wait until they have been quiet for `treeQuietMs`.
  */
 import type { WatchEvent } from './events.js';
 
 /** Removals quiet this long: the `rm` (or OMC's cancel) is done, the root can be looked at. */
 export const REMOVAL_QUIET_MS = 100;
-/** The longest a removal is held, however long removals keep coming. */
+/** The longest a file's removal is held while removals keep coming (not a tree's: REMOVAL_TREE_QUIET_MS). */
 export const REMOVAL_MAX_MS = 1_000;
+/**
+ * Removals quiet this long, a directory among them: a tree's removal is done. Longer than a file's: an `rm -rf .omc`
+ * on a loaded machine stops for tens of milliseconds between its removals (descheduled), and a stop taken for its
+ * end says each loop it had reached stopped, the root still there. A session directory removed alone is said this
+ * much later.
+ */
+export const REMOVAL_TREE_QUIET_MS = 500;
 
 const isRemoval = (e: WatchEvent) => e.type === 'unlink' || e.type === 'unlinkDir';
 
@@ -38,12 +46,15 @@ export function createRemovalHold(opts: {
   maxMs?: number;
   /**
    * A directory is going with these removals (one of them, or a held file's directory is gone too): a tree is being
-   * removed, and they are held until removals are quiet, however long that takes. Absent: never.
+   * removed, and they are held until removals have been quiet for `treeQuietMs`, however long that takes. Absent:
+   * never.
    */
   treeGoing?(held: readonly WatchEvent[]): boolean;
+  treeQuietMs?: number;
 }): RemovalHold {
   const quietMs = opts.quietMs ?? REMOVAL_QUIET_MS;
   const maxMs = opts.maxMs ?? REMOVAL_MAX_MS;
+  const treeQuietMs = Math.max(quietMs, opts.treeQuietMs ?? REMOVAL_TREE_QUIET_MS);
   const held = new Map<string, WatchEvent>();
   let timer: NodeJS.Timeout | null = null;
   let firstAt = 0;
@@ -52,14 +63,27 @@ export function createRemovalHold(opts: {
   let uncapped = false;
   let closed = false;
 
+  /** The timer that fired has let the event loop read what was waiting (see release). */
+  let turned = false;
+
   const release = () => {
     timer = null;
     if (closed || held.size === 0) return;
+    // Timers run before the poll that reads file events: a monitor that was busy or not scheduled (a loaded machine)
+    // fires this with removals made meanwhile still unread, the `rm` going on. One turn of the event loop reads them
+    // (a removal among them holds on: extend), then the removals are looked at again.
+    if (!turned) {
+      turned = true;
+      timer = setTimeout(release, 1);
+      return;
+    }
+    turned = false;
     const quietFor = Date.now() - lastAt;
-    if (quietFor < quietMs && opts.treeGoing?.([...held.values()])) {
-      // The cap, with removals still coming and a directory among them: wait for the tree's removal to end.
+    if (quietFor < treeQuietMs && opts.treeGoing?.([...held.values()])) {
+      // A directory among them: held until the tree's removal has been quiet longer (a loaded machine pauses an `rm`
+      // for tens of milliseconds), past the cap too.
       uncapped = true;
-      timer = setTimeout(release, quietMs - quietFor);
+      timer = setTimeout(release, treeQuietMs - quietFor);
       return;
     }
     const out = [...held.values()];
@@ -72,6 +96,7 @@ export function createRemovalHold(opts: {
     if (held.size === 0) return;
     const now = Date.now();
     lastAt = now;
+    turned = false;
     if (timer) clearTimeout(timer);
     else firstAt = now;
     timer = setTimeout(release, uncapped ? quietMs : Math.max(0, Math.min(quietMs, firstAt + maxMs - now)));
