@@ -721,8 +721,9 @@ export class OmcStore {
       monotonic: this.monotonic,
       onJump: () => this.clockJumped(),
     });
-    // A scan's missing files wait in the watcher's removal hold, as an event's removal does (tree-watcher.ts).
-    this.sessions.holdRemovals = (rels) => this.watcher?.holdRemovals(rels) ?? false;
+    // A scan's missing files wait in the watcher's removal hold, as an event's removal does (tree-watcher.ts), in
+    // every list that keeps its misses (scan-misses.ts).
+    for (const d of this.domains) if (d.misses) d.misses.hold = (rels) => this.watcher?.holdRemovals(rels) ?? false;
     if (progressive) {
       const watchLeaf = (rel: string) => this.watcher?.watchLeaf(rel) ?? false;
       this.sessions.watchLeaves = watchLeaf;
@@ -758,7 +759,7 @@ export class OmcStore {
         // follows every change of the root's presence applies them).
         this.sessions.rootAwayWords = rootAbsence === null ? null : watchDetail;
         // A poll's scan may land inside an `rm -rf`: what it no longer finds waits for the next look.
-        this.sessions.secondLookForRemovals = watchMode === 'polling';
+        for (const d of this.domains) if (d.misses) d.misses.secondLook = watchMode === 'polling';
         this.pushStatus();
         // The root's domains' problems leave (or come back) with it.
         if (wasAbsent !== (rootAbsence !== null)) this.collectProblems();

@@ -1,5 +1,6 @@
 /** Shared shapes of the store layer. Nothing here imports React. */
 import type { WatchEvent } from '../io/watch/events.js';
+import type { ScanMisses } from './scan-misses.js';
 
 export type { WatchEvent, WatchEventType } from '../io/watch/events.js';
 export type { Subscribable } from '../io/snapshot-cell.js';
@@ -33,6 +34,8 @@ export interface Domain {
    * ready (the one-shot start; the progressive start only for domains read before it: OmcStore.startProgressively).
    */
   scan(): void;
+  /** A list's misses: what a scan no longer finds, held before it is dropped (scan-misses.ts); set up by the store. */
+  readonly misses?: ScanMisses;
   /**
    * Optional sliced first scan: do part of the initial read, stop at
    * `deadline` (performance.now()), return true when complete. Lets the first

@@ -9,12 +9,14 @@ import {
   describeWriteError,
   readTextSync,
   replaceRefusal,
+  statSync,
   type ReadOk,
   type ReadResult,
 } from '../../io/safe-fs/index.js';
 import { withFileLock } from '../../io/file-lock.js';
 import { digestOf, LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
+import { ScanMisses } from '../scan-misses.js';
 import { applyOp, checkOp, type NotepadOp } from './edits.js';
 import { NOTEPAD_REL, SECTION_TITLES, type SectionId } from './format.js';
 import { EMPTY_NOTEPAD, isDue, parseNotepad, type NotepadSnapshot } from './model.js';
@@ -115,8 +117,21 @@ export class NotepadDomain implements Domain {
     return rel === NOTEPAD_REL && isDir !== true;
   }
 
+  /** What a scan no longer finds: dropped now, or held for the watcher's removal hold or the next poll. */
+  readonly misses = new ScanMisses();
+
   /** Full read, skipped when the file is provably the one already parsed (poll ticks on a 3 MB file stay cheap). */
   scan(): void {
+    // notepad.md shown and not there now, the root there: the miss waits as every list's does (scan-misses.ts), a
+    // save by rename would empty the notepad a moment (and move a selection in it). With the root it goes at once.
+    const missed =
+      !this.file.missing && statSync(this.root, NOTEPAD_REL) === null && statSync(this.root, '') !== null
+        ? [NOTEPAD_REL]
+        : [];
+    if (this.misses.gone(missed).length < missed.length) {
+      if (this.lookAtTarget()) this.publish();
+      return;
+    }
     const read = this.file.readIfChanged();
     if (this.lookAtTarget() || read) this.publish();
   }

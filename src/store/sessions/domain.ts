@@ -24,6 +24,7 @@ import { SlicedScan } from '../../io/sliced-scan.js';
 import type { HardMaxConfig, HookProcess } from '../hard-max.js';
 import { rootAbsence } from '../../io/watch/root-presence.js';
 import { rootAbsentWords } from '../../io/watch/tree-watcher.js';
+import { ScanMisses } from '../scan-misses.js';
 
 /** One state file's parse with the mtime of the bytes behind it. */
 type ParsedCopy = { rel: string; value: Record<string, unknown>; mtimeMs: number };
@@ -555,11 +556,9 @@ export class SessionsDomain implements Domain {
       if (!hidden(rel)) unlistedFiles.push(rel);
       else if (!away) this.recs.readIfChanged(rel);
     }
-    const gone = this.goneOnSecondLook(unlistedFiles, away);
-    // Watched by events: what this scan no longer finds is a removal like any other, held by the watcher until
-    // removals are quiet and delivered (an unlink event, refresh) only if the root and not the file is there then. A
-    // rescan of a root just back can land inside the next `rm -rf .omc` (its files go before its directories).
-    if (gone.length > 0 && !this.holdRemovals?.(gone)) for (const rel of gone) this.recs.drop(rel);
+    // What this scan no longer finds waits as any list's misses do (scan-misses.ts): a rescan of a root just back can
+    // land inside the next `rm -rf .omc` (its files go before its directories), a poll tick too.
+    for (const rel of this.misses.gone(unlistedFiles, away)) this.recs.drop(rel);
     // Sessions whose directory vanished without us seeing their files go too.
     for (const key of this.views.keys()) {
       if (key !== LEGACY && !this.recs.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory())
@@ -578,38 +577,8 @@ export class SessionsDomain implements Domain {
       this.publish();
   }
 
-  /**
-   * Set by the store while the tree is polled (`--poll`, or no watches to be had): a file a poll's scan no longer
-   * finds is dropped only when the next scan still finds it gone with the root there. A poll tick can land in the
-   * middle of an `rm -rf .omc`, which removes the loops' files before the directories: taken at once, each active
-   * loop would be said to stop (news, a push) a moment before the root is said gone. Events have their own hold
-   * (io/watch/removal-hold.ts); this is the same second look, a tick later. OMC's own removal (a cancel) is said one
-   * poll later than it was seen.
-   */
-  secondLookForRemovals = false;
-  /**
-   * Set by the store: hands files a scan no longer finds to the tree watcher's removal hold (io/watch/removal-hold.ts);
-   * false when it holds nothing (polling: the second look above; no watch, or closed): they are dropped at once.
-   */
-  holdRemovals: ((rels: readonly string[]) => boolean) | null = null;
-  /** The files the last scan no longer found, held for the next (only while `secondLookForRemovals`). */
-  private notFoundLastScan = new Set<string>();
-
-  /** Of the files this scan did not find, those gone for good: all of them, or those the last scan missed too. */
-  private goneOnSecondLook(unlisted: readonly string[], away: boolean): readonly string[] {
-    if (!this.secondLookForRemovals) {
-      this.notFoundLastScan.clear();
-      return unlisted;
-    }
-    // The root away: nothing is dropped (see scanIter), and what was held is looked at afresh once it is back.
-    if (away) {
-      this.notFoundLastScan.clear();
-      return [];
-    }
-    const gone = unlisted.filter((rel) => this.notFoundLastScan.has(rel));
-    this.notFoundLastScan = new Set(unlisted.filter((rel) => !this.notFoundLastScan.has(rel)));
-    return gone;
-  }
+  /** What a scan no longer finds: dropped now, or held for the watcher's removal hold or the next poll. */
+  readonly misses = new ScanMisses();
 
   /** Why the sessions kept while the root is away cannot be read: the watch status's words, or the same words. */
   private awayWhy(): string {

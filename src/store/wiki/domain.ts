@@ -34,6 +34,7 @@ import { rankWiki, searchWiki, type Ranking, type SearchOptions, type SearchResu
 import { WikiSearchIndex } from './search-index.js';
 import { warmUpQueries } from './warm-up.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
+import { ScanMisses } from '../scan-misses.js';
 
 export const WIKI_DIR = 'wiki';
 /** Characters of page text that may wait unfolded for the warm-up (see WikiDomain.boundUnfolded). */
@@ -226,6 +227,9 @@ export class WikiDomain implements Domain {
    */
   watchLeaves: ((rel: string) => boolean) | null = null;
 
+  /** What a scan no longer finds: dropped now, or held for the watcher's removal hold or the next poll. */
+  readonly misses = new ScanMisses();
+
   private *scanIter(): Generator<void, void> {
     const seen = new Set<string>();
     this.passSeen = seen;
@@ -261,11 +265,17 @@ export class WikiDomain implements Domain {
       }
     }
     if (this.passSeen === seen) this.passSeen = null;
-    for (const name of [...this.entries.keys()]) {
-      if (!seen.has(name)) {
-        this.entries.delete(name);
-        this.dirty = true;
-      }
+    const missed = [...this.entries.keys()].filter((name) => !seen.has(name));
+    // A page the listing no longer names waits as every list's misses do (scan-misses.ts): an editor's save by
+    // rename, a page replaced, would flicker it away and back (and move a selection on it). Not when the directory
+    // itself could not be listed (said by its own state), nor a name that is no path (its bytes are not UTF-8).
+    const byPath = dir ? missed.filter((name) => !isNotUtf8Key(name)) : [];
+    const gone = new Set(this.misses.gone(byPath.map((name) => `${WIKI_DIR}/${name}`)));
+    const held = new Set(byPath.filter((name) => !gone.has(`${WIKI_DIR}/${name}`)));
+    for (const name of missed) {
+      if (held.has(name)) continue;
+      this.entries.delete(name);
+      this.dirty = true;
     }
     this.publish();
   }

@@ -1,0 +1,76 @@
+/**
+ * A rescan (the root back, the watches' ready, a poll tick) that misses a file a moment (moved away and back, an
+ * editor's save by rename) does not drop what the list shows: the miss waits in the watcher's removal hold (or, when
+ * polling, for the next tick), as the sessions' files do (store/scan-misses.ts). A file really gone goes after that
+ * wait. The rescan is injected while the file is away, not timed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '../helpers/it.js';
+import { waitFor } from '../helpers/fixtures.js';
+import type { OmcStore } from '../../src/store/store.js';
+
+const page = (title: string) => `---\ntitle: "${title}"\ntags: []\n---\n\n# ${title}\n\nbody of ${title}\n`;
+const NOTEPAD = '# Notepad\n\n## Priority Context\n\nship it\n\n## Working Memory\n\n## MANUAL\n';
+
+/** `file` moved away, a scan made meanwhile, and moved back in the same turn. */
+function scanWhileAway(file: string, scan: () => void): void {
+  fs.renameSync(file, `${file}.away`);
+  scan();
+  fs.renameSync(`${file}.away`, file);
+}
+
+describe('a rescan that misses a file a moment', () => {
+  for (const watch of ['auto', 'poll'] as const)
+    it(`wiki (${watch}): the page stays through the miss; a page really removed goes after the wait`, async ({
+      emptyProject: p,
+      newStore,
+    }) => {
+      const dir = path.join(p.root, 'wiki');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'kept.md'), page('Kept'));
+      fs.writeFileSync(path.join(dir, 'other.md'), page('Other'));
+      const s: OmcStore = newStore({ root: p.root, watch });
+      s.start();
+      const names = () => s.wiki.getSnapshot().pages.map((x) => x.filename);
+      await waitFor(() => s.status.getSnapshot().watchMode === (watch === 'poll' ? 'polling' : 'events'), {
+        what: 'the watch up',
+      });
+      await waitFor(() => names().includes('kept.md') && names().includes('other.md'), { what: 'both pages' });
+      const seen: string[][] = [];
+      s.wiki.subscribe(() => seen.push(names()));
+
+      scanWhileAway(path.join(dir, 'kept.md'), () => s.wiki.scan());
+      expect(names()).toContain('kept.md');
+      // Really removed, and a scan that misses it: shown until the wait is over, then gone (and so is any wait
+      // begun before it: the one for kept.md).
+      fs.rmSync(path.join(dir, 'other.md'));
+      s.wiki.scan();
+      expect(names()).toContain('other.md');
+      await waitFor(() => !names().includes('other.md'), { what: 'other.md gone' });
+      expect(names()).toContain('kept.md');
+      expect(seen.filter((n) => !n.includes('kept.md'))).toEqual([]);
+    });
+
+  it('notepad: notepad.md stays shown through the miss; removed, it goes after the wait', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const file = path.join(p.root, 'notepad.md');
+    fs.writeFileSync(file, NOTEPAD);
+    const s: OmcStore = newStore({ root: p.root, watch: 'auto' });
+    s.start();
+    const status = () => s.notepad.getSnapshot().status;
+    await waitFor(() => s.status.getSnapshot().watchMode === 'events' && status() === 'ok', { what: 'the notepad' });
+    const seen: string[] = [];
+    s.notepad.subscribe(() => seen.push(status()));
+
+    scanWhileAway(file, () => s.notepad.scan());
+    expect(status()).toBe('ok');
+    fs.rmSync(file);
+    s.notepad.scan();
+    expect(status()).toBe('ok');
+    await waitFor(() => status() === 'missing', { what: 'notepad.md gone' });
+    expect(seen.slice(0, seen.indexOf('missing')).filter((x) => x !== 'ok')).toEqual([]);
+  });
+});
