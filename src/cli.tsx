@@ -272,7 +272,6 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     return Promise.resolve(2);
   }
   const ui = new UiStore();
-  const project = projectNameOf(res, shownName);
   let controls: FullScreenControls | null = null;
   // Declared before the first store starts: its listener for another OMC reaches `live` through it.
   let follow: OmcFollower = () => undefined;
@@ -282,6 +281,9 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const watch = (root: string, projectDir: string | undefined, rule: string) => {
     const git = startAnswers;
     startAnswers = undefined;
+    // The project's name (the terminal title's) as it is now: the project renamed under the monitor is followed
+    // (moveFollower updates `res` first), and the title names it as it is called now.
+    const project = projectNameOf(res, shownName);
     const w = watchRoot(root, projectDir, rule, opts, ui, project, git, (words, next, from, cause) =>
       follow(words, next, from, cause),
     );

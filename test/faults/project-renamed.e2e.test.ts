@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
@@ -50,6 +51,29 @@ describe('the project directory renamed under the monitor', () => {
     writeOmcJson(stateFile(`${moved}/.omc`), liveRalph({ sessionId: SID, iteration: 4 }));
     await t.waitForText('ralph 4/10');
     expect(t.text()).not.toMatch(/is gone \(moved away or removed\)/);
+  });
+
+  it('started inside it: the terminal title names the project as it is called now', async () => {
+    const pr = project();
+    const t = (h = new TerminalHarness({
+      cwd: pr.dir,
+      cols: 200,
+      rows: 30,
+      env: { TMUX: undefined, TMUX_PANE: undefined },
+    }));
+    // The titles the monitor set (OSC 2), in the order it set them.
+    const titles = () => [...t.output.matchAll(/\x1b\]2;([^\x07]*)\x07/g)].map((m) => m[1] as string);
+    const named = (name: string) => (x: string) => x === `omc-top ${name}` || x.startsWith(`omc-top ${name} · `);
+    await waitFor(() => titles().some(named(path.basename(pr.dir))), {
+      timeoutMs: 30_000,
+      what: `the title naming ${path.basename(pr.dir)} (${JSON.stringify(titles())})`,
+    });
+    fs.renameSync(pr.dir, moved!);
+    await t.waitForText(`the project moved to ${moved}`);
+    await waitFor(() => named(path.basename(moved!))(titles().at(-1) ?? ''), {
+      timeoutMs: 30_000,
+      what: `the title naming ${path.basename(moved!)} (${JSON.stringify(titles())})`,
+    });
   });
 
   it('a root given with --root stays as given: its waiting line says so, nothing is followed', async () => {
