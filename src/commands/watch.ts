@@ -234,6 +234,9 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
       setImmediate(() => {
         void (async () => {
           const old = current as OnRoot;
+          // Every line names the project as it is called now (renamed: the new name, from this root line on).
+          project = projectNameOf(found, shownBasename);
+          lines.project = project;
           const absence = found.exists ? null : ({ code: 'missing' } as const);
           state(rootLine(project, now(), { path: found.root, absence, message: words }, { was, words }) + '\n');
           await old.stop('rows gone');

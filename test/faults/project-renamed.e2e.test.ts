@@ -113,11 +113,18 @@ describe('the project directory renamed under the monitor', () => {
       l.type === 'root' && l.was !== null && (l.root as { path?: string }).path === `${moved}/.omc`;
     await waitFor(() => lines().some(movedLine), { timeoutMs: 30_000, what: `the root line (${out})` });
     expect(JSON.stringify(lines().find(movedLine))).toContain('the project moved to');
+    // Named as it is called now, from the line that says it moved.
+    expect(lines().find(movedLine)?.project).toBe(path.basename(moved!));
     // The loop's row from the new root, at the iteration OMC wrote there.
     await waitFor(
       () =>
         lines().some((l) => l.type === 'row' && JSON.stringify(l).includes(SID) && JSON.stringify(l).includes('3/10')),
       { timeoutMs: 30_000, what: `the row at 3/10 (${out.slice(-2000)})` },
     );
+    // The new root's lines too (the old root's last lines, its rows leaving, keep the name they were sent under).
+    const row3 = lines().find(
+      (l) => l.type === 'row' && JSON.stringify(l).includes(SID) && JSON.stringify(l).includes('3/10'),
+    );
+    expect(row3?.project).toBe(path.basename(moved!));
   });
 });
