@@ -52,6 +52,39 @@ describe('a rescan that misses a file a moment', () => {
       expect(seen.filter((n) => !n.includes('kept.md'))).toEqual([]);
     });
 
+  it("run history: an ended session's summary stays through the miss; removed, its run goes after the wait", async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const dir = path.join(p.root, 'sessions');
+    fs.mkdirSync(dir, { recursive: true });
+    const summary = (sid: string) =>
+      JSON.stringify({
+        session_id: sid,
+        started_at: '2026-12-01T10:00:00.000Z',
+        ended_at: '2026-12-01T11:00:00.000Z',
+        reason: 'clear',
+        modes_used: ['ralph'],
+      });
+    fs.writeFileSync(path.join(dir, 'kept.json'), summary('kept'));
+    fs.writeFileSync(path.join(dir, 'other.json'), summary('other'));
+    const s: OmcStore = newStore({ root: p.root, watch: 'auto' });
+    s.start();
+    const ids = () => s.runs.runs().map((r) => r.sessionId ?? '');
+    await waitFor(() => s.status.getSnapshot().watchMode === 'events' && ids().length === 2, { what: 'both runs' });
+    const seen: string[][] = [];
+    s.runs.subscribe(() => seen.push(ids()));
+
+    scanWhileAway(path.join(dir, 'kept.json'), () => s.runs.scan());
+    expect(ids()).toContain('kept');
+    fs.rmSync(path.join(dir, 'other.json'));
+    s.runs.scan();
+    expect(ids()).toContain('other');
+    await waitFor(() => !ids().includes('other'), { what: 'the run of other.json gone' });
+    expect(ids()).toContain('kept');
+    expect(seen.filter((x) => !x.includes('kept'))).toEqual([]);
+  });
+
   it('notepad: notepad.md stays shown through the miss; removed, it goes after the wait', async ({
     emptyProject: p,
     newStore,

@@ -22,6 +22,7 @@ import {
 import type { HookEnv, HookSetting } from '../claude/hook-env.js';
 import { StaleRunTracker, type ParsedFilesSource } from '../omc56/stale-runs.js';
 import { obj } from '../../io/json.js';
+import { ScanMisses } from '../scan-misses.js';
 
 export interface RunsDomainOptions {
   root: string;
@@ -93,9 +94,12 @@ export class RunsDomain implements Domain {
     return m !== null && WATCHED.has(m[2] as string);
   }
 
+  /** What a scan no longer finds (an ended session's summary): dropped now, or held for the watcher or the next poll. */
+  readonly misses = new ScanMisses();
+
   scan(): void {
     this.ledger.poll();
-    this.summaries.poll();
+    this.summaries.poll(this.misses);
     this.pollShadow();
     this.presence.scan();
     // Staleness moves with the clock: everything is re-judged on every scan (poll tick).
@@ -114,7 +118,7 @@ export class RunsDomain implements Domain {
     let ledger = false;
     for (const e of events) {
       if (e.rel === LEDGER_REL || e.rel === LEDGER_ROTATED_REL || e.rel === 'state/runs') ledger = true;
-      else if (e.rel === 'sessions') changed = this.summaries.poll() || changed;
+      else if (e.rel === 'sessions') changed = this.summaries.poll(this.misses) || changed;
       else if (e.rel.startsWith('sessions/')) changed = this.summaries.readOne(e.rel, edge) || changed;
       else if (STATE_FILE.test(e.rel)) changed = true; // running vs crashed, live iteration
     }

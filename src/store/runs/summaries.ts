@@ -6,6 +6,7 @@
  * inode changed; the newest `MAX_SUMMARIES` by mtime reach the history.
  */
 import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import type { ScanMisses } from '../scan-misses.js';
 import { stampKey } from '../../io/file-stamp.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
@@ -63,7 +64,7 @@ export class SummaryReader {
   constructor(private readonly root: string) {}
 
   /** Re-lists `sessions/` and re-reads what changed. True when anything did. */
-  poll(): boolean {
+  poll(misses?: ScanMisses): boolean {
     const list = listDirSync(this.root, 'sessions');
     const failure = list.ok || list.code === 'missing' ? null : list.message;
     let changed = failure !== this.listFailure;
@@ -79,8 +80,12 @@ export class SummaryReader {
       seen.add(rel);
       changed = this.readOne(rel) || changed;
     }
-    for (const rel of [...this.held.keys()])
-      if (!seen.has(rel)) {
+    const missed = [...this.held.keys()].filter((rel) => !seen.has(rel));
+    // A summary the listing no longer names waits as every list's misses do (scan-misses.ts), while `sessions/`
+    // itself is there; with it, they go at once.
+    const gone = list.ok && misses ? new Set(misses.gone(missed)) : null;
+    for (const rel of missed)
+      if (gone === null || gone.has(rel)) {
         this.held.delete(rel);
         changed = true;
       }
