@@ -9,7 +9,7 @@ import path from 'node:path';
 import { shownPath } from '../../io/shown-path.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
-import type { StopFacts } from '../verdict/index.js';
+import { GOALS_REL, type StopFacts } from '../verdict/index.js';
 import { VerdictBook, type GlobalRead } from './verdicts.js';
 import { listDirSync, notReadHere, readTextSync, statSync, type ReadFailureCode } from '../../io/safe-fs/index.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
@@ -65,6 +65,8 @@ export function firstStepRows(terminalRows: number | undefined): number {
 }
 
 const SESSIONS_DIR = 'state/sessions';
+/** The directory of the plan the Stop hook's ultragoal check reads (GOALS_REL): made and removed with it. */
+const GOALS_DIR = 'ultragoal';
 /** The root itself where a path relative to it is shown (a problem line, an unreadable directory): as the UI names it. */
 const ROOT_NAME = '.omc';
 
@@ -351,6 +353,8 @@ export class SessionsDomain implements Domain {
   wants(rel: string, isDir: boolean | undefined): boolean {
     // The skeleton: events about these (even "it became a file") mean rescan.
     if (STRUCTURAL.has(rel)) return true;
+    // The plan the Stop hook's ultragoal check reads, and the directory it appears and goes with.
+    if (rel === GOALS_REL || (rel === GOALS_DIR && isDir !== false)) return true;
     const parts = rel.split('/');
     if (parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions') {
       // Only real session directories get a watch; but any entry appearing or
@@ -398,6 +402,24 @@ export class SessionsDomain implements Domain {
   watchLeaves: ((rel: string) => boolean) | null = null;
 
   /** OMC's hard max looked at again (its config files, OMC_SECURITY): every session judged again when it moved. */
+  /** ultragoal/goals.json as the Stop hook reads it (its ultragoal terminal check), and its words for comparing. */
+  private goalsPlan: { read: GlobalRead; key: string } | null = null;
+
+  /**
+   * Reads ultragoal/goals.json again: when what the hook sees in it changed, every session is judged again (the
+   * plan is the project's, not a session's). True when it changed.
+   */
+  private lookAtGoals(): boolean {
+    const read = hookView(this.root, GOALS_REL);
+    const key = read.unreadable ?? JSON.stringify(read.value);
+    if (this.goalsPlan?.key === key) return false;
+    const first = this.goalsPlan === null;
+    this.goalsPlan = { read, key };
+    if (first) return false;
+    for (const k of this.views.keys()) this.dirty.add(k);
+    return true;
+  }
+
   lookAtHardMax(): void {
     if (!this.hardMax?.refresh()) return;
     for (const key of this.views.keys()) this.dirty.add(key);
@@ -405,6 +427,7 @@ export class SessionsDomain implements Domain {
   }
 
   scan(): void {
+    this.lookAtGoals();
     // A full read reads the hard max's files again too (they live outside the watched root).
     if (this.hardMax?.refresh()) for (const key of this.views.keys()) this.dirty.add(key);
     // A full scan while the sliced first read is under way (a skeleton event, the root replaced) finishes
@@ -675,6 +698,10 @@ export class SessionsDomain implements Domain {
     }
     let changed = false;
     for (const ev of events) {
+      if (ev.rel === GOALS_REL || ev.rel === GOALS_DIR) {
+        changed = this.lookAtGoals() || changed;
+        continue;
+      }
       const noted = keyOf(ev.rel);
       if (noted?.scope === 'session' && this.noted.has(noted.file)) {
         this.noteFile(noted.key, noted.file);
@@ -758,6 +785,7 @@ export class SessionsDomain implements Domain {
         this.readFromEvent(`${prefix}${e.name}`);
       }
     };
+    changed = this.lookAtGoals() || changed;
     look('', 'root', '');
     look('state', 'state', 'state/');
     look('sessions', 'ended', 'sessions/');
@@ -826,6 +854,11 @@ export class SessionsDomain implements Domain {
           let g = globals.get(rel);
           if (g === undefined) globals.set(rel, (g = this.readGlobal(rel)));
           return g;
+        },
+        readOther: (rel) => {
+          if (rel !== GOALS_REL) return NOT_READ;
+          if (this.goalsPlan === null) this.lookAtGoals();
+          return (this.goalsPlan as { read: GlobalRead }).read;
         },
         flock: this.flock,
         ...(this.hardMax

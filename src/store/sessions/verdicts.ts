@@ -104,6 +104,11 @@ export interface VerdictInputs {
   factsOf(sid: string): StopFacts | undefined;
   /** `~/.omc/<rel>` as the hooks read it (their global fallback), and why omc-top could not read it (or null). */
   readGlobal(rel: string): GlobalRead;
+  /**
+   * A file of the .omc root outside `state/` that the Stop hook reads (ultragoal/goals.json), as the hooks see it now;
+   * absent: read as missing.
+   */
+  readOther?(rel: string): GlobalRead;
   /** flock is installed (4.15's cancel-signal check needs it). */
   flock: boolean;
   /** OMC's hard max for ralph, for session `sid`'s hook started in `cwd` (store/hard-max.ts); absent: none. */
@@ -151,7 +156,12 @@ export class VerdictBook {
           return g.value;
         }
         const rec = recs.files.get(rel);
-        if (rec === undefined) return null;
+        if (rec === undefined) {
+          if (rel.startsWith('state/') || !inputs.readOther) return null;
+          const o = inputs.readOther(rel);
+          if (o.unreadable !== null) this.collecting?.push({ rel, why: o.unreadable });
+          return o.value;
+        }
         const why = rec.unreadable;
         if (why !== null) this.collecting?.push({ rel, why });
         return rec.hook;

@@ -9,6 +9,7 @@ import { verdict555 } from './rules-555.js';
 import type { HookContext, HookTree, SessionVerdict } from './types.js';
 
 export { GLOBAL_PREFIX, RULE_BOOKS } from './types.js';
+export { GOALS_REL } from './rules-555.js';
 export type {
   CancelVerdict,
   Decision,

@@ -6,7 +6,7 @@
  * Checked against the real hooks on generated trees and driven sequences (test/interop/verdict-*).
  *
  * Assumed, as when Claude Code runs the hook: a valid session id, no `OMC_SKIP_HOOKS`/`DISABLE_OMC`,
- * no swarm marker, no ultragoal goals.json, a lock backend that works (5.5.0: always). Payload
+ * no swarm marker, a lock backend that works (5.5.0: always). Payload
  * fields omc-top cannot see are judged as a normal end of turn and listed in `unless`.
  */
 import { createHash } from 'node:crypto';
@@ -534,6 +534,9 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
   }
   {
     const s = goal.state;
+    // Read only when the state itself is not terminal, as the hook reads it (a missing plan: no extra read).
+    let plan: string | null | undefined;
+    const goalsDone = () => (plan === undefined ? (plan = goalsFileDone(tree.read(GOALS_REL))) : plan);
     const c = common('ultragoal', goal, { tomb: true, await: true });
     if (c) gate('ultragoal', goal, c);
     else if (
@@ -543,6 +546,8 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
       GOAL_TERMINAL.has(String(normPhase(get(s, 'current_phase') ?? get(s, 'phase') ?? get(s, 'status'))))
     )
       gate('ultragoal', goal, { enforced: false, rule: 'terminal', detail: 'its goal is complete' });
+    else if (goalsDone() !== null)
+      gate('ultragoal', goal, { enforced: false, rule: 'terminal', detail: goalsDone() as string });
     else {
       const n = plusOne(get(s, 'reinforcement_count'));
       const max = or(get(s, 'max_reinforcements'), 50);
@@ -704,6 +709,27 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
     return out('stop', es.mode, es.rule, es.detail);
   }
   return out('stop', null, 'nothing-enforced', 'no mode the Stop hook enforces');
+}
+
+/** The plan the hook's terminal check reads (isUltragoalTerminalState): the legacy one, never plans/<id>/. */
+export const GOALS_REL = 'ultragoal/goals.json';
+
+/**
+ * Why goals.json says the ultragoal is over, as the 5.5.0 / 4.15 hook reads it, or null: `aggregateCompletion.status`
+ * exactly "complete" (no trimming), or a non-empty `goals` list whose every status, trimmed and lower-cased, is
+ * `complete` or `review_blocked` (a failed or pending goal keeps it going).
+ */
+export function goalsFileDone(plan: unknown): string | null {
+  if (!isObjectLike(plan)) return null;
+  if (get(plan.aggregateCompletion, 'status') === 'complete')
+    return `${GOALS_REL} says aggregateCompletion.status "complete": the hook lets it stop`;
+  const goals = plan.goals;
+  if (!Array.isArray(goals) || goals.length === 0) return null;
+  const all = goals.every((g) => {
+    const st = normPhase(get(g, 'status'));
+    return st === 'complete' || st === 'review_blocked';
+  });
+  return all ? `every goal in ${GOALS_REL} is complete (or review_blocked): the hook lets it stop` : null;
 }
 
 function normPhase(v: unknown): string {
