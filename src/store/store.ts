@@ -33,6 +33,7 @@ import type { PrdRules } from './prd/count.js';
 import { OMC_RECHECK_MS, OmcRecheck, type OmcRecheckTicker } from './omc-recheck.js';
 import { HookEnv, type HookSetting, type LiveClaude } from './claude/hook-env.js';
 import { HardMaxConfig } from './hard-max.js';
+import { StopHookSwitch } from './stop-hook-switch.js';
 import type { ClaudeSnapshot } from './claude/model.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import { type OmcInstall, type OmcReadMemo } from './omc-install.js';
@@ -340,6 +341,8 @@ export class OmcStore {
         security: (proc) => this.hookEnv.forProcess('OMC_SECURITY', proc),
         home: opts.home ?? null,
       }),
+      // DISABLE_OMC / OMC_SKIP_HOOKS switch the Stop hook off (5.5.0, 4.15), as the hooks get them.
+      stopSwitch: new StopHookSwitch((name) => this.hookEnv.get(name)),
       projectDir: this.projectDir,
       ...opts.sessions,
     });
@@ -522,6 +525,7 @@ export class OmcStore {
     const changed = this.hookEnv.refresh();
     // ralph's hard max: its files live outside the root (looked at here, not watched), OMC_SECURITY in this env.
     this.sessions.lookAtHardMax();
+    this.sessions.lookAtStopSwitch();
     if (!changed) return;
     if (this.readStarted.has(this.runs)) this.runs.hookEnvChanged();
     // Only when what the hooks get changed (the refresh is a few stats at rest): whether OMC_STATE_DIR did too.

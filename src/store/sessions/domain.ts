@@ -22,6 +22,7 @@ import { MODE_ORDER, SIGNAL_FILE, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 import type { HardMaxConfig, HookProcess } from '../hard-max.js';
+import type { StopHookSwitch } from '../stop-hook-switch.js';
 import { rootAbsence } from '../../io/watch/root-presence.js';
 import { rootAbsentWords } from '../../io/watch/tree-watcher.js';
 import { ScanMisses } from '../scan-misses.js';
@@ -86,6 +87,8 @@ export interface SessionsDomainOptions {
   flock?: boolean;
   /** OMC's hard max for ralph as its hooks find it (store/hard-max.ts); absent: none. */
   hardMax?: HardMaxConfig | null;
+  /** DISABLE_OMC / OMC_SKIP_HOOKS as the hooks get them (store/stop-hook-switch.ts); absent: never set. */
+  stopSwitch?: StopHookSwitch | null;
   /** Where the hooks run when a session does not say (its session-started.json cwd). */
   projectDir?: string | null;
   /** During the sliced first read, publish at most once per this much CPU time (ms; tests pass 0 to see every step). */
@@ -109,6 +112,7 @@ export class SessionsDomain implements Domain {
   private readonly home: string | null;
   private readonly flock: boolean;
   private readonly hardMax: HardMaxConfig | null;
+  private readonly stopSwitch: StopHookSwitch | null;
   /** Installs found for single sessions (their Claude process's --plugin-dir), by session id. */
   private sessionInstalls = new Map<string, OmcInstall>();
   /** What each session's transcript says of its next Stop payload. */
@@ -158,6 +162,7 @@ export class SessionsDomain implements Domain {
     this.home = opts.home ?? null;
     this.flock = opts.flock ?? flockInstalled();
     this.hardMax = opts.hardMax ?? null;
+    this.stopSwitch = opts.stopSwitch ?? null;
     this.stepPublishMs = opts.stepPublishMs ?? STEP_PUBLISH_MS;
     this.firstStepMinRows = opts.firstStepMinRows ?? FIRST_STEP_MIN_ROWS;
     this.recs = new FileRecords(
@@ -418,6 +423,13 @@ export class SessionsDomain implements Domain {
     if (first) return false;
     for (const k of this.views.keys()) this.dirty.add(k);
     return true;
+  }
+
+  /** DISABLE_OMC / OMC_SKIP_HOOKS looked at again: every session judged again when the switch moved. */
+  lookAtStopSwitch(): void {
+    if (!this.stopSwitch?.refresh()) return;
+    for (const key of this.views.keys()) this.dirty.add(key);
+    this.publish();
   }
 
   lookAtHardMax(): void {
@@ -861,6 +873,7 @@ export class SessionsDomain implements Domain {
           return (this.goalsPlan as { read: GlobalRead }).read;
         },
         flock: this.flock,
+        hooksOff: this.stopSwitch?.off() ?? null,
         ...(this.hardMax
           ? {
               // The session's own Claude's environment decides OMC_SECURITY, never another Claude's.

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { OmcInstall } from '../omc-install.js';
 import type { HardMax, HookContext, HookTree, RulesVersion, SessionVerdict, StopFacts } from '../verdict/index.js';
-import { GLOBAL_PREFIX, RULE_BOOKS, stopVerdict } from '../verdict/index.js';
+import { GLOBAL_PREFIX, RULE_BOOKS, STOP_HOOK_OFF_RULE, stopVerdict } from '../verdict/index.js';
 import type { FileRecords } from './file-records.js';
 import { modeSpec } from './modes.js';
 import type { ModeStatus } from './omc-rules.js';
@@ -111,6 +111,8 @@ export interface VerdictInputs {
   readOther?(rel: string): GlobalRead;
   /** flock is installed (4.15's cancel-signal check needs it). */
   flock: boolean;
+  /** Why the hooks' environment switches OMC's persistent-mode Stop hook off (HookContext.hooksOff), or null. */
+  hooksOff?: string | null;
   /** OMC's hard max for ralph, for session `sid`'s hook started in `cwd` (store/hard-max.ts); absent: none. */
   hardMaxOf?: (cwd: string, sid: string) => HardMax;
   projectDir: string;
@@ -218,6 +220,7 @@ export class VerdictBook {
         stop: this.inputs.factsOf(sid),
         flock: this.inputs.flock,
         ...(hardMax ? { hardMax } : {}),
+        ...(this.inputs.hooksOff ? { hooksOff: this.inputs.hooksOff } : {}),
       });
       // The verdict is this call's own: it takes the readings in place of a copy with them. Only this book's
       // reading collects what could not be read: it is the verdict shown (the others are alternatives to it).
@@ -261,7 +264,7 @@ const FINISHED_RULES = new Set(['inactive', 'terminal', 'tombstoned', 'absent'])
 
 function statusOf(enforced: boolean, rule: string, pausedBy: string | null = null): ModeStatus {
   if (enforced) return 'enforced';
-  if (pausedBy !== null && pausedBy !== 'not-reached') return 'paused';
+  if (pausedBy !== null && pausedBy !== 'not-reached' && pausedBy !== STOP_HOOK_OFF_RULE) return 'paused';
   if (rule === 'awaiting-confirmation') return 'pending';
   if (rule === 'stale') return 'stale';
   if (FINISHED_RULES.has(rule)) return 'finished';

@@ -8,7 +8,7 @@ import { verdict444 } from './rules-444.js';
 import { verdict555 } from './rules-555.js';
 import type { HookContext, HookTree, SessionVerdict } from './types.js';
 
-export { GLOBAL_PREFIX, RULE_BOOKS } from './types.js';
+export { GLOBAL_PREFIX, RULE_BOOKS, STOP_HOOK_OFF_RULE } from './types.js';
 export { GOALS_REL } from './rules-555.js';
 export type {
   CancelVerdict,

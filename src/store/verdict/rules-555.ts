@@ -16,6 +16,7 @@ import { payloadEscape, unobservedEscapes } from './payload.js';
 import {
   GLOBAL_PREFIX,
   HARD_MAX_RULE,
+  STOP_HOOK_OFF_RULE,
   type CancelVerdict,
   type HookContext,
   type HookTree,
@@ -397,7 +398,13 @@ export function settleModes(v: SessionVerdict, early: { mode: string; rule: stri
   const paused = PAUSES.has(v.rule);
   for (const m of v.modes) {
     if (!m.gateHolds) continue;
-    if (paused) {
+    if (v.rule === STOP_HOOK_OFF_RULE) {
+      // Not a pause: the hook never runs its rules while the switch is set.
+      m.enforced = false;
+      m.pausedBy = STOP_HOOK_OFF_RULE;
+      m.rule = STOP_HOOK_OFF_RULE;
+      m.detail = `${v.detail} (its own gate holds: ${m.detail})`;
+    } else if (paused) {
       m.enforced = false;
       m.pausedBy = v.rule;
       m.detail = `${m.detail}; but at the next Stop: ${v.detail}`;
@@ -659,8 +666,15 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
 
   variant.tailGates?.({ tree, ctx, h, load: (file) => load(tree, file, sid), common, gate });
 
-  // Now the hook's own order: the payload's escapes, pending async work, a named-workflow integrity
-  // stop, cancel signals, the modes.
+  // Now the hook's own order: its switch in the environment, the payload's escapes, pending async work, a
+  // named-workflow integrity stop, cancel signals, the modes.
+  if (ctx.hooksOff)
+    return out(
+      'stop',
+      null,
+      STOP_HOOK_OFF_RULE,
+      `not enforced: ${ctx.hooksOff}; OMC's Stop hook lets every stop through`,
+    );
   const escape = payloadEscape(variant.rules, ctx.stop);
   if (escape) return out('stop', null, escape.rule, escape.detail);
   const async = pendingAsyncWork(tree, sid, now, h);

@@ -71,7 +71,16 @@ export interface HookContext {
   flock?: boolean;
   /** The hard max for ralph (5.5.0 and 4.15); default none. */
   hardMax?: HardMax;
+  /**
+   * The hooks' environment switches the persistent-mode hook off (`DISABLE_OMC`, `OMC_SKIP_HOOKS`): why, in words
+   * ("DISABLE_OMC=1 from the project's .claude/settings.json"), else null. 5.5.0 and 4.15 then let every stop
+   * through; 4.4.4's `.cjs` hook never looks (STOP_HOOK_OFF_RULE).
+   */
+  hooksOff?: string | null;
 }
+
+/** The rule of a verdict whose Stop hook the hooks' environment switched off (HookContext.hooksOff). */
+export const STOP_HOOK_OFF_RULE = 'hooks-disabled';
 
 /**
  * The hard iteration limit OMC's Stop hook applies to ralph (its security config, or OMC_SECURITY=strict): at its
