@@ -413,13 +413,13 @@ function modeView(
   // Unreadable here: the last good value's fields, if there ever was one (LastGood's rule), else none.
   const s = rec.value ?? {};
   const unread = rec.unreadable ?? away;
-  const verdict = modeStatus(mode, s, now, tombstoneAt);
+  const rules = book.rulesOf(kind === 'legacy' ? null : (stateOwner(s) ?? key));
+  const verdict = modeStatus(mode, s, now, tombstoneAt, rules);
   next.see(verdict.nextChangeAt);
   const judgement =
     unread !== null
       ? cannotReadJudgement(unread)
       : judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
-  const rules = book.rulesOf(kind === 'legacy' ? null : (stateOwner(s) ?? key));
   const typeProblem = wrongTypedFields(mode, s);
   if (typeProblem) problems.push({ path: rec.rel, message: typeProblem, severity: 'warning' });
   const updatedMs = lastUpdateMs(s, rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null);

@@ -6,6 +6,8 @@
 
 import { MODE_TABLE, firstString, modeSpec } from './modes.js';
 import { num, type Obj, obj, str } from '../../io/json.js';
+import { terminalPhaseOf } from '../verdict/terminal-phase.js';
+import type { RulesVersion } from '../verdict/types.js';
 
 /** OMC's session id allow-list (worktree-paths.ts: SESSION_ID_REGEX). */
 export const SESSION_ID_RE = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,255}$/;
@@ -53,19 +55,6 @@ export const NON_MODE_STATE_FILES = new Set([
   'scheduled-wakeup',
   'schedule-wakeup',
   'wakeup',
-]);
-
-const TERMINAL_PHASES = new Set([
-  'complete',
-  'completed',
-  'done',
-  'all-done',
-  'all_done',
-  'failed',
-  'cancelled',
-  'canceled',
-  'cancel',
-  'aborted',
 ]);
 
 /**
@@ -219,8 +208,16 @@ export interface StatusVerdict {
 
 /**
  * @param tombstoneAt completed_at of the mode's workflow slot in skill-active-state.json, if any.
+ * @param rules the book of the OMC whose hooks read the file: a phase is terminal only for the modes its Stop hook
+ *   ends at that phase (verdict/terminal-phase.ts); an autopilot at "completed" is still held.
  */
-export function modeStatus(mode: string, s: Obj, now: number, tombstoneAt: number | null): StatusVerdict {
+export function modeStatus(
+  mode: string,
+  s: Obj,
+  now: number,
+  tombstoneAt: number | null,
+  rules: RulesVersion,
+): StatusVerdict {
   let next: number | null = null;
   const soonest = (t: number) => {
     if (t > now && (next === null || t < next)) next = t;
@@ -245,13 +242,12 @@ export function modeStatus(mode: string, s: Obj, now: number, tombstoneAt: numbe
           : `active is ${JSON.stringify(s.active)}`;
     return { status: 'finished', registryActive: false, reason: why, nextChangeAt: null };
   }
-  const phase = modeProgress(mode, s).phase;
-  if (str(s.completed_at) || (phase && TERMINAL_PHASES.has(phase.toLowerCase()))) {
+  const phase = terminalPhaseOf(mode, s, rules);
+  if (str(s.completed_at) || phase !== null) {
     return {
       status: 'finished',
       registryActive: true,
-      reason:
-        phase && TERMINAL_PHASES.has(phase.toLowerCase()) ? `phase "${phase}" is terminal` : 'completed_at is set',
+      reason: phase !== null ? `phase "${phase}" is terminal` : 'completed_at is set',
       nextChangeAt: null,
     };
   }

@@ -25,6 +25,7 @@ import {
   type SessionVerdict,
 } from './types.js';
 import { isObjectLike } from '../../io/json.js';
+import { GOAL_TERMINAL, TEAM_TERMINAL } from './terminal-phase.js';
 
 export const STALE_MS = 2 * 60 * 60 * 1000;
 const AWAIT_MS = 120_000;
@@ -34,16 +35,6 @@ const CANCEL_SKEW = 5_000;
 const ASYNC_MS = 24 * 60 * 60 * 1000;
 const SUBAGENT_MS = 30 * 60 * 1000;
 
-const TEAM_TERMINAL = new Set([
-  'completed',
-  'complete',
-  'failed',
-  'cancelled',
-  'canceled',
-  'aborted',
-  'terminated',
-  'done',
-]);
 const TEAM_ACTIVE = new Set([
   'team-plan',
   'team-prd',
@@ -57,17 +48,7 @@ const TEAM_ACTIVE = new Set([
   'fix',
   'fixing',
 ]);
-const GOAL_TERMINAL = new Set([
-  'complete',
-  'completed',
-  'done',
-  'all-done',
-  'all_done',
-  'failed',
-  'cancelled',
-  'canceled',
-  'aborted',
-]);
+
 const WAKEUP_DONE = new Set(['completed', 'complete', 'cancelled', 'canceled', 'failed', 'expired']);
 const WAKEUP_FILES = ['scheduled-wakeup-state.json', 'schedule-wakeup-state.json', 'wakeup-state.json'];
 /** The session-less copies the hook reads after the session's own: the same for every session. */

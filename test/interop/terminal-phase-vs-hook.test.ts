@@ -1,0 +1,75 @@
+/**
+ * A phase is terminal only for the modes whose Stop hook ends there: OMC 5.5.0 and 4.15 end an autopilot only at
+ * "complete" (its `phase`, else `current_phase`, trimmed, any case), a team at complete/completed/failed/…, an
+ * ultragoal at its own list; 4.4.4 an autopilot only at `phase` exactly "complete". An autopilot at "completed" or
+ * "failed" is listed active by OMC and blocked by its hook (`[AUTOPILOT - Phase: completed]`), so omc-top's
+ * registry reason (`--json` modes[].reason, the detail's "OMC registry:" line) must not call that phase terminal.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gitInit } from '../helpers/stop-hook.js';
+import { writeOmcJson } from '../helpers/fixtures.js';
+import { jsonReport, LIVE_VERSIONS, realStop } from './stop-hook-live.js';
+
+const SID = '9d9d9d9d-1111-4222-8333-444455556666';
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function project(mode: string, fields: Record<string, unknown>) {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-phase-'));
+  dirs.push(base);
+  const cwd = path.join(base, 'repo');
+  const home = path.join(base, 'home');
+  fs.mkdirSync(cwd, { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  gitInit(cwd);
+  const now = Date.now();
+  writeOmcJson(path.join(cwd, '.omc', 'state', 'sessions', SID, `${mode}-state.json`), {
+    active: true,
+    session_id: SID,
+    started_at: new Date(now - 60_000).toISOString(),
+    last_checked_at: new Date(now - 5_000).toISOString(),
+    ...fields,
+  });
+  return { cwd, home, now };
+}
+
+const CASES: Array<{ mode: string; fields: Record<string, unknown> }> = [
+  { mode: 'autopilot', fields: { current_phase: 'completed' } },
+  { mode: 'autopilot', fields: { current_phase: 'failed' } },
+  { mode: 'autopilot', fields: { current_phase: 'done' } },
+  { mode: 'autopilot', fields: { current_phase: 'complete' } },
+  { mode: 'autopilot', fields: { phase: 'complete' } },
+  { mode: 'autopilot', fields: { phase: ' Complete ' } },
+  { mode: 'ralph', fields: { current_phase: 'complete', iteration: 2, max_iterations: 100 } },
+  { mode: 'team', fields: { current_phase: 'completed' } },
+  { mode: 'team', fields: { current_phase: 'team-exec' } },
+  { mode: 'ultragoal', fields: { current_phase: 'failed' } },
+];
+
+describe.each(LIVE_VERSIONS)("terminal phases: omc-top's --json vs OMC %s's real Stop hook", (version) => {
+  it.each(CASES)('$mode $fields', (c) => {
+    const w = project(c.mode, c.fields);
+    const hook = realStop({ version, cwd: w.cwd, home: w.home, sessionId: SID, now: w.now });
+    const s = jsonReport({ version, cwd: w.cwd, home: w.home, now: w.now }).sessions.find((x) => x.id === SID);
+    const v = s?.verdict;
+    expect({ decision: v?.decision, mode: v?.decision === 'block' ? v.mode : null }).toEqual({
+      decision: hook.decision,
+      mode: hook.mode,
+    });
+    const row = s?.modes.find((m) => m.mode === c.mode);
+    expect(row?.active).toBe(true);
+    if (hook.decision === 'block') {
+      // Held by the hook: the registry line says it is active, never that its phase ended it.
+      expect(row?.reason).toBe('active and fresh');
+      expect(row?.status).toBe('enforced');
+    } else if (row?.verdict.rule === 'terminal') {
+      // Ended by its phase in the hook's own rules: the registry line says which.
+      expect(row.reason).toMatch(/^phase ".*" is terminal$/);
+    }
+  });
+});
