@@ -8,7 +8,7 @@
  *
  * Where a version's state lives (its `.omc` root) changed between releases too: `rootFlavor`.
  */
-import type { RulesVersion } from './verdict/types.js';
+import type { HookGap, RulesVersion } from './verdict/types.js';
 
 /** How a release finds its `.omc` root (see root.ts). */
 export type RootFlavor =
@@ -29,6 +29,8 @@ export interface BookChoice {
   range: string;
   /** What is known to differ from the book for this version, in words (empty when exact). */
   differences: string[];
+  /** Of those, the checks the verdict leaves out for this version (HookContext.lacks); absent: none. */
+  lacks?: readonly HookGap[];
   rootFlavor: RootFlavor;
 }
 
@@ -39,6 +41,17 @@ const parse = (v: string): V | null => {
 };
 const before = (a: V, b: V) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 const lt = (v: V, s: string) => before(v, parse(s) as V) < 0;
+
+/**
+ * The checks of the 4.15.10 book's hook that 4.6.1–4.15.2 lack and the verdict models (release tags of OMC's
+ * repository: stop_hook_active from 4.14.5, DISABLE_OMC / OMC_SKIP_HOOKS from 4.15.3).
+ */
+function gaps415(v: V): HookGap[] {
+  const out: HookGap[] = [];
+  if (lt(v, '4.14.5')) out.push('stop-hook-active');
+  if (lt(v, '4.15.3')) out.push('hook-switch');
+  return out;
+}
 
 /** The differences of 4.6.1–4.15.5 from the 4.15.10 book, per feature and the release that brought it. */
 function differences415(v: V): string[] {
@@ -53,6 +66,7 @@ function differences415(v: V): string[] {
   if (lt(v, '4.13.7')) out.push('no pending-async-work escape');
   if (lt(v, '4.14.2')) out.push('no ultragoal gate');
   if (lt(v, '4.14.5')) out.push('no stop_hook_active check: a second Stop in one turn blocks too');
+  if (lt(v, '4.15.3')) out.push('no DISABLE_OMC / OMC_SKIP_HOOKS check: the Stop hook enforces whatever they say');
   return out;
 }
 
@@ -102,6 +116,7 @@ export function bookFor(version: string | null): BookChoice {
       exact,
       range: exact ? '4.15.6–4.15.10' : '4.6.1–4.15.5',
       differences: diffs,
+      lacks: gaps415(v),
       rootFlavor: lt(v, '4.15.0') ? 'cwd' : '4.15',
     };
   }

@@ -221,6 +221,8 @@ export class VerdictBook {
         flock: this.inputs.flock,
         ...(hardMax ? { hardMax } : {}),
         ...(this.inputs.hooksOff ? { hooksOff: this.inputs.hooksOff } : {}),
+        // A known version's gaps (its book's other readings are asked only when no version is known, with none).
+        ...(install.book.lacks?.length ? { lacks: install.book.lacks } : {}),
       });
       // The verdict is this call's own: it takes the readings in place of a copy with them. Only this book's
       // reading collects what could not be read: it is the verdict shown (the others are alternatives to it).

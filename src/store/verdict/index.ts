@@ -15,6 +15,7 @@ export type {
   Decision,
   HardMax,
   HookContext,
+  HookGap,
   HookTree,
   ModeVerdict,
   RulesVersion,

@@ -123,19 +123,26 @@ export interface Escape {
  */
 const NO_FACTS_ESCAPE = new Map<RulesVersion, Escape | null>();
 
-/** The first escape the book's hook takes on what is known of the payload, or null. */
-export function payloadEscape(rules: RulesVersion, facts: StopFacts | undefined): Escape | null {
-  if (facts !== undefined) return escapeOf(rules, facts);
+/**
+ * The first escape the book's hook takes on what is known of the payload, or null.
+ * @param noStopHookActive the version judged lacks the book's stop_hook_active escape (HookGap `stop-hook-active`).
+ */
+export function payloadEscape(
+  rules: RulesVersion,
+  facts: StopFacts | undefined,
+  noStopHookActive = false,
+): Escape | null {
+  if (facts !== undefined) return escapeOf(rules, facts, noStopHookActive);
   let e = NO_FACTS_ESCAPE.get(rules);
   if (e === undefined) NO_FACTS_ESCAPE.set(rules, (e = escapeOf(rules, undefined)));
   return e;
 }
 
-function escapeOf(rules: RulesVersion, facts: StopFacts | undefined): Escape | null {
+function escapeOf(rules: RulesVersion, facts: StopFacts | undefined, noStopHookActive = false): Escape | null {
   const p: Obj = facts?.payload ?? {};
   const mjs = rules !== '4.4.4';
   const active = facts?.payload ? p.stop_hook_active === true : facts?.stopHookActive === true;
-  if (mjs && active)
+  if (mjs && active && !noStopHookActive)
     return {
       rule: 'stop-hook-active',
       detail:
@@ -162,17 +169,21 @@ function escapeOf(rules: RulesVersion, facts: StopFacts | undefined): Escape | n
 const NO_FACTS_UNLESS = new Map<RulesVersion, readonly string[]>();
 
 /** What the payload could still carry that would turn this book's block into a stop, in words. */
-export function unobservedEscapes(rules: RulesVersion, facts: StopFacts | undefined): readonly string[] {
-  if (facts !== undefined) return escapesOf(rules, facts);
+export function unobservedEscapes(
+  rules: RulesVersion,
+  facts: StopFacts | undefined,
+  noStopHookActive = false,
+): readonly string[] {
+  if (facts !== undefined || noStopHookActive) return escapesOf(rules, facts, noStopHookActive);
   let u = NO_FACTS_UNLESS.get(rules);
   if (u === undefined) NO_FACTS_UNLESS.set(rules, (u = Object.freeze(escapesOf(rules, undefined))));
   return u;
 }
 
-function escapesOf(rules: RulesVersion, facts: StopFacts | undefined): string[] {
+function escapesOf(rules: RulesVersion, facts: StopFacts | undefined, noStopHookActive = false): string[] {
   if (facts?.payload) return [];
   const out: string[] = [];
-  if (rules !== '4.4.4' && (facts?.stopHookActive === undefined || facts.stopHookActive === null))
+  if (rules !== '4.4.4' && !noStopHookActive && (facts?.stopHookActive === undefined || facts.stopHookActive === null))
     out.push('stop_hook_active (a second Stop in one turn)');
   out.push(
     rules === '4.4.4'

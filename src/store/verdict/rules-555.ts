@@ -408,6 +408,7 @@ export function verdict555(tree: HookTree, ctx: HookContext): SessionVerdict {
 export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant): SessionVerdict {
   const { sessionId: sid, now, cwd } = ctx;
   const h = new Horizon(now);
+  const noSha = ctx.lacks?.includes('stop-hook-active') ?? false;
   const modes: ModeVerdict[] = [];
   const cancels: CancelVerdict[] = [];
   const out = (decision: 'block' | 'stop', mode: string | null, rule: string, detail: string): SessionVerdict =>
@@ -421,7 +422,7 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
         modes,
         cancels,
         nextChangeAt: h.next,
-        unless: decision === 'block' ? unobservedEscapes(variant.rules, ctx.stop) : [],
+        unless: decision === 'block' ? unobservedEscapes(variant.rules, ctx.stop, noSha) : [],
       },
       earlyStop,
     );
@@ -649,14 +650,14 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
 
   // Now the hook's own order: its switch in the environment, the payload's escapes, pending async work, a
   // named-workflow integrity stop, cancel signals, the modes.
-  if (ctx.hooksOff)
+  if (ctx.hooksOff && !ctx.lacks?.includes('hook-switch'))
     return out(
       'stop',
       null,
       STOP_HOOK_OFF_RULE,
       `not enforced: ${ctx.hooksOff}; OMC's Stop hook lets every stop through`,
     );
-  const escape = payloadEscape(variant.rules, ctx.stop);
+  const escape = payloadEscape(variant.rules, ctx.stop, noSha);
   if (escape) return out('stop', null, escape.rule, escape.detail);
   const async = pendingAsyncWork(tree, sid, now, h);
   if (async) return out('stop', null, 'async-work', `${async}: the hook lets the agent stop`);

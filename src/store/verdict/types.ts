@@ -77,7 +77,18 @@ export interface HookContext {
    * through; 4.4.4's `.cjs` hook never looks (STOP_HOOK_OFF_RULE).
    */
   hooksOff?: string | null;
+  /**
+   * Checks of the book's hook that the version judged by it does not have yet (BookChoice.lacks: 4.9.2 judged by the
+   * 4.15.10 book has no stop_hook_active escape), so the verdict does not take them either. Default: none.
+   */
+  lacks?: readonly HookGap[];
 }
+
+/**
+ * A check of a book's Stop hook that earlier releases it judges lack: `stop-hook-active` (the escape when the hook
+ * already blocked this turn; 4.15 from 4.14.5 on), `hook-switch` (DISABLE_OMC / OMC_SKIP_HOOKS; from 4.15.3 on).
+ */
+export type HookGap = 'stop-hook-active' | 'hook-switch';
 
 /** The rule of a verdict whose Stop hook the hooks' environment switched off (HookContext.hooksOff). */
 export const STOP_HOOK_OFF_RULE = 'hooks-disabled';
