@@ -8,8 +8,8 @@
 import type { TaskView, TeamView, WorkerView } from '../../store/teams/model.js';
 import { workerLiveness } from '../../store/teams/omc-team-rules.js';
 import { clip, formatAgo } from '../../ui/format.js';
-import { indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
-import { clampTop } from '../../kit/list.js';
+import { eventsWindow, SECTIONS, taskIds, visibleTasks, workerIds, type DetailState, type Section } from './reducer.js';
+import { listView, moreText, withNote } from '../../kit/list.js';
 import {
   countsText,
   durationText,
@@ -69,6 +69,14 @@ function headerLines(t: TeamView, width: number, now: number): Line[] {
   return out;
 }
 
+/**
+ * How many events the header can honestly name: all of them when the file was read from its start, else the number
+ * read from its tail (the log is not read whole to count it).
+ */
+function eventsCount(t: TeamView): string {
+  return t.eventsWhole ? String(t.eventsSeen) : `(last ${t.eventsSeen} read)`;
+}
+
 /** Shares `avail` rows between the sections: one each, then most of the rest to the focused one. */
 export function allocate(avail: number, wanted: Record<Section, number>, focus: Section): Record<Section, number> {
   const rows: Record<Section, number> = { workers: 0, tasks: 0, events: 0 };
@@ -107,8 +115,9 @@ export function detailLayout(
   const titles = SECTIONS.length;
   const avail = Math.max(0, height - lines.length - titles);
   const rows = allocate(avail, { workers: workers.length, tasks: tasks.length, events: t.events.length }, d.focus);
-  const title = (s: Section, text: string): Line => ({
-    text: clip(`${d.focus === s ? '▌' : ' '}${text}`, width),
+  // A section's title says, at its right end, how many of its rows are above / below its window ("↑2 ↓5 more").
+  const title = (s: Section, text: string, more = ''): Line => ({
+    text: withNote(`${d.focus === s ? '▌' : ' '}${text}`, more, width, clip),
     tone: d.focus === s ? 'focus' : 'section',
   });
 
@@ -120,17 +129,19 @@ export function detailLayout(
     if (l.alive) alive++;
     if (l.flag) flagged++;
   }
+  const wView = listView(d.workers, workerIds(workers), rows.workers);
+  const wSel = wView.index;
   lines.push(
     title(
       'workers',
       `WORKERS ${workers.length} · ${alive} alive${flagged ? ` · ${flagged} flagged` : ''} · beat within ${durationText(staleMs)}`,
+      moreText(wView, rows.workers, workers.length),
     ),
   );
-  const wSel = indexOf(workers, (w) => w.name === d.worker);
   if (workers.length === 0)
     lines.push({ text: clip('  no workers listed yet (config.json has none, no worker dirs)', width), tone: 'dim' });
   else {
-    const top = clampTop(d.workersTop, Math.max(0, wSel), rows.workers, workers.length);
+    const top = wView.top;
     workers.slice(top, top + rows.workers).forEach((w, i) => {
       const l = workerLiveness(w, now, staleMs);
       const isSel = top + i === wSel;
@@ -147,15 +158,16 @@ export function detailLayout(
     d.taskFilterEditing || d.taskFilter !== ''
       ? ` · /${d.taskFilter}${d.taskFilterEditing ? '▏' : ''} ${tasks.length} of ${t.tasks.length} match`
       : '';
-  lines.push(title('tasks', `TASKS ${t.counts.total}${filterText}`));
-  const tSel = indexOf(tasks, (k) => k.id === d.taskId);
+  const tView = listView(d.tasks, taskIds(tasks), rows.tasks);
+  const tSel = tView.index;
+  lines.push(title('tasks', `TASKS ${t.counts.total}${filterText}`, moreText(tView, rows.tasks, tasks.length)));
   if (tasks.length === 0)
     lines.push({
       text: clip(t.tasks.length === 0 ? '  no tasks yet' : '  no task matches the filter', width),
       tone: 'dim',
     });
   else {
-    const top = clampTop(d.tasksTop, Math.max(0, tSel), rows.tasks, tasks.length);
+    const top = tView.top;
     tasks.slice(top, top + rows.tasks).forEach((k, i) => {
       const isSel = top + i === tSel && d.focus === 'tasks';
       lines.push({
@@ -174,17 +186,18 @@ export function detailLayout(
     });
   }
 
-  // Events: the newest at the bottom; scrolled back by `eventsBack`.
+  // Events: the newest at the bottom; scrolled back, held at the event last shown (reducer.ts eventsWindow).
   const ev = t.events;
-  const following = d.eventsBack === 0;
+  const win = eventsWindow(t, d.events, rows.events);
+  const following = win.end === ev.length;
+  const evMore = moreText({ index: 0, top: win.start }, win.end - win.start, ev.length);
   lines.push(
-    title('events', `EVENTS ${t.eventsSeen}${following ? ' · live' : ` · scrolled back ${d.eventsBack} (G follows)`}`),
+    title('events', `EVENTS ${eventsCount(t)}${following ? ' · live' : ' · scrolled back (G follows)'}`, evMore),
   );
   if (ev.length === 0)
     lines.push({ text: clip('  no events yet (events.jsonl is empty or missing)', width), tone: 'dim' });
   else {
-    const end = Math.max(0, ev.length - d.eventsBack);
-    const start = Math.max(0, end - rows.events);
+    const { start, end } = win;
     for (const e of ev.slice(start, end)) {
       lines.push({
         text: eventLine(e, width),

@@ -27,6 +27,8 @@ import {
   moveWorker,
   openDetail,
   scrollEvents,
+  selectedWorker,
+  settleDetail,
   settleTeams,
   startFilter,
   startTaskFilter,
@@ -68,26 +70,25 @@ const layoutOf = (ctx: Ctx) => {
     : null;
 };
 
-/** A move as (delta, absolute) for a list with `page` rows. */
-function delta(m: Move, page: number): [number, boolean] {
-  if (m === 'first') return [0, true];
-  if (m === 'last') return [Number.MAX_SAFE_INTEGER, true];
-  if (typeof m === 'number') return [m, false];
-  return [m.page * page, false];
-}
-
 /** In a team, the move keys act on the focused section: workers, tasks, or the events (scrolled from the tail). */
 function moveInDetail(ctx: Ctx, m: Move): void {
   const x = layoutOf(ctx);
   if (!x) return;
   const { team, d, layout } = x;
-  const [n, abs] = delta(m, Math.max(1, layout.rows[d.focus] - 1));
-  if (d.focus === 'workers') ctx.set((s) => moveWorker(s, layout.workers, n, abs, layout.rows.workers));
-  else if (d.focus === 'tasks') ctx.set((s) => moveTask(s, layout.tasks, n, abs, layout.rows.tasks));
+  if (d.focus === 'workers') ctx.set((s) => moveWorker(s, layout.workers, m, layout.rows.workers));
+  else if (d.focus === 'tasks') ctx.set((s) => moveTask(s, layout.tasks, m, layout.rows.tasks));
   else {
     // Events: "down" is towards the newest; End follows the live tail again.
-    const back = m === 'last' ? -Infinity : m === 'first' ? Infinity : -n;
-    ctx.set((s) => scrollEvents(s, team.events.length, layout.rows.events, back));
+    const rows = layout.rows.events;
+    const back =
+      m === 'last'
+        ? -Infinity
+        : m === 'first'
+          ? Infinity
+          : typeof m === 'number'
+            ? -m
+            : -m.page * Math.max(1, rows - 1);
+    ctx.set((s) => scrollEvents(s, team, rows, back));
   }
 }
 
@@ -184,12 +185,7 @@ const bindings: Binding<S>[] = [
     offered: rootReadable,
     run: (ctx) => {
       const x = layoutOf(ctx);
-      if (x)
-        askWorkerShutdown(
-          ctx,
-          x.team,
-          x.layout.workers.find((w) => w.name === x.d.worker) ?? x.layout.workers[0] ?? null,
-        );
+      if (x) askWorkerShutdown(ctx, x.team, selectedWorker(x.layout.workers, x.d));
     },
   },
   {
@@ -199,13 +195,7 @@ const bindings: Binding<S>[] = [
     when: DETAIL,
     run: (ctx) => {
       const x = layoutOf(ctx);
-      if (x)
-        jumpToWorker(
-          ctx.app,
-          ctx.store,
-          x.team,
-          x.layout.workers.find((w) => w.name === x.d.worker) ?? x.layout.workers[0] ?? null,
-        );
+      if (x) jumpToWorker(ctx.app, ctx.store, x.team, selectedWorker(x.layout.workers, x.d));
     },
   },
   {
@@ -287,8 +277,13 @@ export const teamsPane: PaneModule<TeamsPaneState> = {
     return d ? [d.subscribe] : [];
   },
   settle(state, store, body, now) {
-    if (state.detail) return state;
     const snap = store.teams.getSnapshot();
+    if (state.detail) {
+      const team = snap.teams.find((t) => t.key === state.detail?.key);
+      if (!team) return state;
+      const l = detailLayout(team, state.detail, body.columns, body.rows, now, snap.heartbeatStaleMs);
+      return settleDetail(state, l.workers, l.tasks, l.rows);
+    }
     const l = teamsListLayout(state, snap, body, now);
     return settleTeams(state, l.rows, l.height);
   },

@@ -3,7 +3,7 @@
  * / id, not by row index, so rows that move (a team turned "done", a task was
  * added) keep the selection where the user put it.
  */
-import { clampTop, initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
+import { initList, listView, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
 import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/teams/model.js';
 import { ClockedRowsMemo, filterWords, showsEveryWord } from '../../kit/row-filter.js';
 import { taskCells, teamCells } from './rows.js';
@@ -11,21 +11,28 @@ import { taskCells, teamCells } from './rows.js';
 export type Section = 'workers' | 'tasks' | 'events';
 export const SECTIONS: readonly Section[] = ['workers', 'tasks', 'events'];
 
+/**
+ * Where the events view is held while scrolled back: the newest shown event, by its place in the reading of
+ * events.jsonl it came from (TeamView.eventsReading / eventSeq), so appended events do not slide the lines being read.
+ * null follows the live tail.
+ */
+export interface EventsAnchor {
+  reading: number;
+  seq: number;
+}
+
 export interface DetailState {
   key: string;
   focus: Section;
-  worker: string | null;
-  taskId: string | null;
-  /** Events scrolled up from the newest; 0 follows the live tail. */
-  eventsBack: number;
+  /** The selected worker and task by name / id, with the kit's nearest-neighbour fallback and scroll window. */
+  workers: ListState;
+  tasks: ListState;
+  events: EventsAnchor | null;
   taskFilter: string;
   taskFilterEditing: boolean;
   /** Enter on a task: its full text (owner, blockers, result, the whole error), scrolled by `taskScroll`. */
   taskOpen: boolean;
   taskScroll: number;
-  /** First shown worker / task: the windows move only as far as the selection needs. */
-  workersTop: number;
-  tasksTop: number;
 }
 
 export interface TeamsPaneState {
@@ -120,10 +127,18 @@ export function visibleTasks(team: TeamView, filter: string, now: number): TaskV
   );
 }
 
-export function indexOf<T>(rows: readonly T[], pick: (r: T) => boolean): number {
-  if (rows.length === 0) return -1;
-  const i = rows.findIndex(pick);
-  return i === -1 ? 0 : i;
+const workerIdsMemo = new WeakMap<readonly WorkerView[], string[]>();
+export function workerIds(rows: readonly WorkerView[]): string[] {
+  let ids = workerIdsMemo.get(rows);
+  if (!ids) workerIdsMemo.set(rows, (ids = rows.map((w) => w.name)));
+  return ids;
+}
+
+const taskIdsMemo = new WeakMap<readonly TaskView[], string[]>();
+export function taskIds(rows: readonly TaskView[]): string[] {
+  let ids = taskIdsMemo.get(rows);
+  if (!ids) taskIdsMemo.set(rows, (ids = rows.map((t) => t.id)));
+  return ids;
 }
 
 const keysMemo = new WeakMap<readonly TeamView[], string[]>();
@@ -162,15 +177,13 @@ export function openDetail(s: TeamsPaneState, key: string): TeamsPaneState {
     detail: {
       key,
       focus: 'workers',
-      worker: null,
-      taskId: null,
-      eventsBack: 0,
+      workers: initList(),
+      tasks: initList(),
+      events: null,
       taskFilter: '',
       taskFilterEditing: false,
       taskOpen: false,
       taskScroll: 0,
-      workersTop: 0,
-      tasksTop: 0,
     },
   };
 }
@@ -191,51 +204,66 @@ export function cycleFocus(s: TeamsPaneState, delta: number): TeamsPaneState {
 export function moveWorker(
   s: TeamsPaneState,
   workers: readonly WorkerView[],
-  delta: number,
-  absolute = false,
+  to: Move,
   height = Number.MAX_SAFE_INTEGER,
 ): TeamsPaneState {
-  if (workers.length === 0) return s;
-  return withDetail(s, (d) => {
-    const from = absolute
-      ? 0
-      : Math.max(
-          0,
-          indexOf(workers, (w) => w.name === d.worker),
-        );
-    const i = Math.max(0, Math.min(workers.length - 1, from + delta));
-    const workersTop = clampTop(d.workersTop, i, height, workers.length);
-    return { ...d, worker: (workers[i] as WorkerView).name, workersTop };
-  });
+  return withDetail(s, (d) => ({ ...d, workers: moveList(d.workers, workerIds(workers), to, height) }));
 }
 
 export function moveTask(
   s: TeamsPaneState,
   tasks: readonly TaskView[],
-  delta: number,
-  absolute = false,
+  to: Move,
   height = Number.MAX_SAFE_INTEGER,
 ): TeamsPaneState {
-  if (tasks.length === 0) return s;
-  return withDetail(s, (d) => {
-    const from = absolute
-      ? 0
-      : Math.max(
-          0,
-          indexOf(tasks, (t) => t.id === d.taskId),
-        );
-    const i = Math.max(0, Math.min(tasks.length - 1, from + delta));
-    const tasksTop = clampTop(d.tasksTop, i, height, tasks.length);
-    return { ...d, taskId: (tasks[i] as TaskView).id, tasksTop };
-  });
+  return withDetail(s, (d) => ({ ...d, tasks: moveList(d.tasks, taskIds(tasks), to, height) }));
 }
 
-/** Positive `delta` scrolls towards older events; `eventsBack` 0 means "follow the tail". */
-export function scrollEvents(s: TeamsPaneState, total: number, visible: number, delta: number): TeamsPaneState {
-  return withDetail(s, (d) => ({
-    ...d,
-    eventsBack: Math.max(0, Math.min(Math.max(0, total - visible), d.eventsBack + delta)),
-  }));
+/** Pins the detail's selections to the rows shown, so a later change falls back to the row now under the cursor. */
+export function settleDetail(
+  s: TeamsPaneState,
+  workers: readonly WorkerView[],
+  tasks: readonly TaskView[],
+  rows: { workers: number; tasks: number },
+): TeamsPaneState {
+  const d = s.detail;
+  if (!d) return s;
+  const w = settleList(d.workers, workerIds(workers), rows.workers);
+  const t = settleList(d.tasks, taskIds(tasks), rows.tasks);
+  return w === d.workers && t === d.tasks ? s : { ...s, detail: { ...d, workers: w, tasks: t } };
+}
+
+/** The sequence number of `team.events[i]` in its reading of events.jsonl (stable while events are appended). */
+export const eventSeq = (team: TeamView, i: number): number => team.eventsSeen - team.events.length + i;
+
+/**
+ * The events window: `end` is one past the newest shown event. Following, it is the newest; held, it is the anchored
+ * event's place now. An anchor from an earlier reading (the file was replaced) follows again; an anchor older than the
+ * oldest event kept (trimmed under it) shows the oldest kept.
+ */
+export function eventsWindow(
+  team: TeamView,
+  anchor: EventsAnchor | null,
+  rows: number,
+): { start: number; end: number } {
+  const n = team.events.length;
+  let end = n;
+  if (anchor && anchor.reading === team.eventsReading) {
+    const at = anchor.seq - eventSeq(team, 0);
+    end = Math.max(Math.min(n, Math.max(0, rows)), Math.min(n, at + 1));
+  }
+  return { start: Math.max(0, end - Math.max(0, rows)), end };
+}
+
+/** Positive `delta` scrolls towards older events; reaching the newest follows the live tail again. */
+export function scrollEvents(s: TeamsPaneState, team: TeamView, rows: number, delta: number): TeamsPaneState {
+  return withDetail(s, (d) => {
+    const n = team.events.length;
+    const { end } = eventsWindow(team, d.events, rows);
+    const next = Math.max(Math.min(n, Math.max(1, rows)), Math.min(n, end - delta));
+    const events = next >= n ? null : { reading: team.eventsReading, seq: eventSeq(team, next - 1) };
+    return { ...d, events };
+  });
 }
 
 export const startTaskFilter = (s: TeamsPaneState) =>
@@ -254,8 +282,15 @@ export function scrollTask(s: TeamsPaneState, delta: number, total: number, heig
   return withDetail(s, (d) => ({ ...d, taskScroll: scrollTo(d.taskScroll, delta, total, height) }));
 }
 
-/** The task the detail view has selected (the first shown when none is yet). */
+/** The task the detail view has selected (the first shown when none is yet; its neighbour when it went). */
 export function selectedTask(team: TeamView, d: DetailState, now: number): TaskView | undefined {
   const tasks = visibleTasks(team, d.taskFilter, now);
-  return tasks.find((t) => t.id === d.taskId) ?? tasks[0];
+  const i = listView(d.tasks, taskIds(tasks), Number.MAX_SAFE_INTEGER).index;
+  return i < 0 ? undefined : tasks[i];
+}
+
+/** The worker the detail view has selected (as selectedTask). */
+export function selectedWorker(workers: readonly WorkerView[], d: DetailState): WorkerView | null {
+  const i = listView(d.workers, workerIds(workers), Number.MAX_SAFE_INTEGER).index;
+  return i < 0 ? null : (workers[i] ?? null);
 }

@@ -146,6 +146,8 @@ export function deriveTeam(inp: TeamInputs): TeamView {
     tasks: tasks.views,
     events: tail ? tail.events.slice() : [],
     eventsSeen: tail?.seen ?? 0,
+    eventsWhole: tail?.whole ?? true,
+    eventsReading: tail?.reading ?? 0,
     teamShutdownMs: timeMs(files.shutdown?.requestedAt),
     createdMs: timeMs(config?.created_at) ?? timeMs(manifest?.created_at),
     updatedMs: lastUpdate(workers, phaseState, tail),

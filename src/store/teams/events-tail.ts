@@ -40,6 +40,10 @@ export class EventsTail {
   events: EventView[] = [];
   /** Events parsed since the tail started (the file may hold more before it). */
   seen = 0;
+  /** Every line of the file was read (the first read began at its first byte, no later burst was passed over). */
+  whole = true;
+  /** Counts the readings of the file: each fresh start (first read, replaced, truncated, back after missing) bumps it. */
+  reading = 0;
   /** Set when lines could not be used; cleared when the file is replaced. */
   problem: string | null = null;
   private badLines = 0;
@@ -75,7 +79,9 @@ export class EventsTail {
       changed = r.reset || this.events.length > 0 || this.problem !== null;
       this.clear();
       this.fresh = false;
-    }
+      this.reading += 1;
+      this.whole = r.skippedBytes === 0;
+    } else if (r.skippedBytes > 0) this.whole = false;
     if (r.longLines > 0) {
       this.noteBad(`a line longer than ${MAX_LINE_BYTES / 1024} KB without a newline was skipped`);
       changed = true;
@@ -121,6 +127,7 @@ export class EventsTail {
   private clear(): void {
     this.events = [];
     this.seen = 0;
+    this.whole = true;
     this.problem = null;
     this.badLines = 0;
   }

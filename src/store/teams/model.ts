@@ -148,7 +148,12 @@ export interface TeamView {
   tasks: TaskView[];
   /** The newest events (at most EVENTS_KEPT), oldest first. */
   events: EventView[];
+  /** Events read from events.jsonl in this reading of it (its tail: the file may hold many more before). */
   eventsSeen: number;
+  /** `eventsSeen` is every event in the file: it was read from its first byte, no part passed over. */
+  eventsWhole: boolean;
+  /** Bumps when events.jsonl is read afresh (replaced, truncated, gone and back): earlier positions no longer hold. */
+  eventsReading: number;
   /** Team-level shutdown.json (`requestedAt`, ISO or epoch ms). */
   teamShutdownMs: number | null;
   createdMs: number | null;
