@@ -143,3 +143,52 @@ describe('Teams pane: selections and hidden rows in an opened team', () => {
     expect(app.text()).toMatch(new RegExp(`WORKERS 3 .*↓${3 - workers} more$`, 'm'));
   });
 });
+
+describe('Teams pane: what a task and the events header say', () => {
+  it("Enter on a task shows its description (OMC's task body), wrapped, control bytes gone, scrollable", async () => {
+    p = makeProject({ withFixture: true });
+    const file = path.join(p.root, 'state/team', TEAM, 'tasks/task-1.json');
+    const body = ['Step one: \u001b[31mfix\u001b[0m the Button props so label is a string.', '', 'Step two:'];
+    for (let i = 1; i <= 30; i++)
+      body.push(`  - call site ${i} in src/components/checkout/CartSummary.tsx needs the guard`);
+    body.push('LAST LINE of the body');
+    const task = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...task, description: body.join('\n') }, null, 2));
+    const app = start({ columns: 60, rows: 20 });
+    app.send('t', KEY.enter);
+    await app.waitForText('WORKERS 3');
+    app.send(']', KEY.enter);
+    await app.waitForText('Task #1 of team fix-ts-errors');
+    expect(app.text()).toContain('description:');
+    expect(app.text()).toContain('Step one: fix the Button props so label is a string.');
+    expect(app.raw()).not.toContain('\u001b[31mfix');
+    expect(app.text()).not.toContain('LAST LINE');
+    expect(app.text()).toMatch(/↓ \d+ more below/);
+    app.send('G');
+    await app.waitForText('LAST LINE of the body');
+    // Wrapped at the pane's width, nothing cut.
+    expect(app.lines().every((l) => l.length <= 60)).toBe(true);
+    expect(app.text().replace(/\s+/g, ' ')).toContain(
+      'call site 30 in src/components/checkout/CartSummary.tsx needs the guard',
+    );
+  });
+
+  it('EVENTS says how many were read from the tail of a long log, not that the team had that many', async () => {
+    p = makeProject({ withFixture: true });
+    const ev = path.join(p.root, 'state/team', TEAM, 'events.jsonl');
+    const one = (i: number) =>
+      JSON.stringify({
+        type: 'task_completed',
+        worker: 'worker-1',
+        task_id: String(i),
+        created_at: '2026-11-30T18:00:00.000Z',
+      });
+    fs.writeFileSync(ev, Array.from({ length: 5000 }, (_, i) => one(i) + '\n').join(''));
+    const app = start();
+    app.send('t', KEY.enter);
+    await app.waitForText(/EVENTS \(last \d+ read\) · live/);
+    const n = Number(/EVENTS \(last (\d+) read\)/.exec(app.text())?.[1]);
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(5000);
+  });
+});

@@ -162,6 +162,10 @@ describe('teams on the real OMC fixture', () => {
       }),
     ]);
     expect(t.owner_session).toBe(SESSION.team);
+    // Each task's body (what its worker was asked to do) is what OMC's list-tasks read; the count is the whole log's.
+    const listed = readReader('team.json')['list-tasks'].data.tasks;
+    expect(t.task_list.map((k: any) => [k.id, k.description])).toEqual(listed.map((k: any) => [k.id, k.description]));
+    expect(t.events_seen_is_total).toBe(true);
   });
 });
 

@@ -18,6 +18,12 @@ export function taskLines(team: TeamView, t: TaskView, width: number): ToneLine[
   if (t.leaseUntilMs !== null) push(`claim lease until: ${formatTimestamp(t.leaseUntilMs)}`, 'dim');
   push(`file: ${t.path}`, 'dim');
   if (t.problem) push(`⚠ ${t.problem}`, 'warn');
+  if (t.description) {
+    // What the worker was asked to do: OMC's task body, its own lines kept.
+    out.push({ text: '' });
+    push('description:', 'dim');
+    for (const line of t.description.split('\n')) push(`  ${line}`);
+  }
   if (t.error) {
     out.push({ text: '' });
     push('error:', 'error');

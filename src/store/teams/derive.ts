@@ -3,7 +3,7 @@
  * except the injected pid check: everything comes from the JSON cache, the
  * directory listings and the events tail. Every string is sanitised here.
  */
-import { cleanLine, truncate } from '../../io/sanitize.js';
+import { cleanBlockShown, cleanLine, truncate } from '../../io/sanitize.js';
 import { shownExactly } from '../../io/shown-exactly.js';
 import { isValidSessionId, timeMs } from '../sessions/omc-rules.js';
 import { isObj, num, type Obj, str } from '../../io/json.js';
@@ -28,6 +28,8 @@ import {
 } from './omc-team-rules.js';
 
 const line = (v: unknown, max = 200) => truncate(cleanLine(v), max);
+/** A task body is shown whole up to this many characters (a body past it is cut with an ellipsis). */
+const DESCRIPTION_MAX = 8000;
 
 /** A session's team / omc-teams mode state that names a team. */
 export interface ModeLink {
@@ -223,6 +225,7 @@ function deriveTasks(inp: TeamInputs, base: string, problem: NoteProblem) {
       views.push({
         id: line(id, 24),
         subject: '(unreadable task)',
+        description: null,
         status: 'pending',
         owner: null,
         blockedBy: [],
@@ -377,6 +380,7 @@ function taskView(t: ParsedTask, rel: string, readProblem: string | null): TaskV
   return {
     id: t.id,
     subject: line(t.subject, 300),
+    description: truncate(cleanBlockShown(t.description), DESCRIPTION_MAX).trim(),
     status: t.status,
     owner: t.owner === null ? null : line(t.owner, 64),
     blockedBy: t.blockedBy,

@@ -27,6 +27,8 @@ export type BoardStatus = 'running' | 'blocked' | 'waiting' | 'done';
 export interface TaskView {
   id: string;
   subject: string;
+  /** What the worker was asked to do (OMC's task body): sanitised, lines kept; null when the file was unusable. */
+  description: string | null;
   status: TaskStatus;
   owner: string | null;
   /** Ids this task waits for (`blocked_by`, else `depends_on`). */

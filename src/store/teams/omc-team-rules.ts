@@ -41,6 +41,8 @@ export function resolveHeartbeatStaleMs(env: NodeJS.ProcessEnv = process.env): n
 export interface ParsedTask {
   id: string;
   subject: string;
+  /** What the worker was asked to do (OMC's task body; required by its schema). */
+  description: string;
   status: TaskStatus;
   owner: string | null;
   blockedBy: string[];
@@ -93,6 +95,7 @@ export function parseTask(value: unknown, fileId: string): { task: ParsedTask } 
     task: {
       id: v.id,
       subject: v.subject,
+      description: v.description,
       status: v.status as TaskStatus,
       owner: typeof v.owner === 'string' ? v.owner : null,
       blockedBy: deps,

@@ -71,12 +71,15 @@ export function teamsReport(snap: TeamsSnapshot, now: number): Array<Record<stri
     created_at: iso(t.createdMs),
     updated_at: iso(t.updatedMs),
     events_seen: t.eventsSeen,
+    // events_seen is every event in the file only when it was read from its start (a long log is read from its tail).
+    events_seen_is_total: t.eventsWhole,
     task_list: t.tasks.map((k) => ({
       id: k.id,
       status: k.status,
       owner: k.owner,
       blocked_by: k.blockedBy,
       subject: k.subject,
+      description: k.description,
       problem: k.problem,
     })),
     problems: t.problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
