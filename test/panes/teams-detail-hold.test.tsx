@@ -192,3 +192,17 @@ describe('Teams pane: what a task and the events header say', () => {
     expect(n).toBeLessThan(5000);
   });
 });
+
+describe('Teams pane: a narrow list', () => {
+  it('at 40x12 the PROGRESS cell keeps the count (2/6) when the bar cannot fit, under its title', async () => {
+    p = makeProject({ withFixture: true });
+    const app = start({ columns: 40, rows: 12 });
+    app.send('t');
+    await app.waitForText(/▸ fix-ts-err/);
+    const lines = app.lines();
+    const row = lines.findIndex((l) => l.startsWith('▸ fix-ts-err'));
+    expect(lines[row]).toMatch(/ 2\/6 +3w ⚠1/);
+    expect(lines[row - 1]?.indexOf('PROGRESS')).toBe(lines[row]?.indexOf('2/6'));
+    expect(lines.every((l) => l.length <= 40)).toBe(true);
+  });
+});

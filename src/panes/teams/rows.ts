@@ -91,6 +91,37 @@ export function teamCells(t: TeamView, now: number, staleMs: number) {
   };
 }
 
+/** The right end of a team's first line (`4w ⚠3  40s`): workers (⚠ flagged), then the age, right-aligned. */
+const RIGHT_TITLES = 'WORKERS  AGE';
+/** Room kept for PROGRESS before the name and phase columns get theirs: a count such as `12/30` and a space. */
+const PROGRESS_MIN = 6;
+
+/**
+ * The name and phase columns of the list, shared by the rows and their titles. Narrow, they give up cells (the
+ * phase first, then the name) so PROGRESS keeps room for its count (`2/6`): the count wins over their tails.
+ */
+function teamColumns(width: number): { nameW: number; phaseW: number } {
+  const narrow = width < 70;
+  let nameW = narrow ? 14 : 18;
+  let phaseW = narrow ? 10 : 22;
+  let short = PROGRESS_MIN - (width - (2 + nameW + 1 + phaseW + 1) - RIGHT_TITLES.length - 1);
+  const give = (w: number, min: number) => {
+    const k = Math.max(0, Math.min(short, w - min));
+    short -= k;
+    return w - k;
+  };
+  phaseW = give(phaseW, 6);
+  nameW = give(nameW, 8);
+  return { nameW, phaseW };
+}
+
+/** `[███░] 2/6` in `room` cells: the bar shrinks first, then goes; the count stays whole while it fits. */
+function progressCell(t: TeamView, count: string, room: number, barMax: number): string {
+  const cells = Math.min(barMax, room - textWidth(count) - 3);
+  if (cells >= 3) return `${progressBar(t.counts.completed, t.counts.failed, t.counts.total, cells)} ${count}`;
+  return count;
+}
+
 /** The three lines of one team in the list. */
 export function teamLines(
   t: TeamView,
@@ -100,11 +131,9 @@ export function teamLines(
   selected: boolean,
 ): [string, string, string] {
   const narrow = width < 70;
-  const nameW = narrow ? 14 : 18;
-  const phaseW = narrow ? 10 : 22;
+  const { nameW, phaseW } = teamColumns(width);
   const barCells = narrow ? 8 : 12;
   const c = teamCells(t, now, staleMs);
-  const prog = `${progressBar(t.counts.completed, t.counts.failed, t.counts.total, barCells)} ${c.progress}`;
   const right = `${c.workers} ${c.age.padStart(4)}`;
   const head =
     (selected ? '▸ ' : '  ') +
@@ -113,23 +142,21 @@ export function teamLines(
     // A narrow column has OMC's phase alone (the filter reads the pipeline's too).
     fit(narrow ? t.phase : c.phase, phaseW) +
     ' ';
-  const mid = fit(prog, Math.max(0, width - textWidth(head) - textWidth(right) - 1));
+  const room = Math.max(0, width - textWidth(head) - textWidth(right) - 1);
+  const mid = fit(progressCell(t, c.progress, room, barCells), room);
   const l1 = fit(head + mid + ' ' + right, width);
   const l2 = clip(`    ${c.state}`, width);
   const l3 = clip(`    ${c.counts} · ${c.history}`, width);
   return [l1, l2, l3];
 }
 
-/** The right end of a team's first line (`4w ⚠3  40s`): workers (⚠ flagged), then the age, right-aligned. */
-const RIGHT_TITLES = 'WORKERS  AGE';
-
 /**
  * The column titles, with the list's note (`↓3 more`) in the blank run before WORKERS when it fits there; when
  * the row is too narrow for both, the note wins over the right titles (the legend in `?` explains `4w ⚠3`).
  */
 export function teamsHeader(width: number, note = ''): string {
-  const narrow = width < 70;
-  const left = '  ' + fit('TEAM', narrow ? 14 : 18) + ' ' + fit('PHASE', narrow ? 10 : 22) + ' PROGRESS';
+  const { nameW, phaseW } = teamColumns(width);
+  const left = '  ' + fit('TEAM', nameW) + ' ' + fit('PHASE', phaseW) + ' PROGRESS';
   const room = width - textWidth(left) - RIGHT_TITLES.length;
   if (note === '') return room >= 2 ? left + ' '.repeat(room) + RIGHT_TITLES : fit(left, width);
   if (room >= textWidth(note) + 4) return left + ' '.repeat(room - textWidth(note) - 2) + note + '  ' + RIGHT_TITLES;
