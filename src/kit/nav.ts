@@ -39,7 +39,8 @@ export function navBindings<S, C extends BindingContext<S> = KeyContext<S>>(
   when: Mode<S>,
   what: string,
   to: (ctx: C, move: Move) => void,
-  opts: { hint?: boolean; place?: (ctx: C) => ListPlace | null } = {},
+  /** hint: false for none, or the footer's word for the keys when they scroll a page rather than move a selection. */
+  opts: { hint?: boolean | string; place?: (ctx: C) => ListPlace | null } = {},
 ): Binding<S, C>[] {
   const place = opts.place;
   // A click is a move by as many rows as it lands from the selection: the pane's own move keeps its rules.
@@ -66,7 +67,7 @@ export function navBindings<S, C extends BindingContext<S> = KeyContext<S>>(
     {
       keys: ['j', 'down', 'wheeldown'],
       help: `${what}: down`,
-      hint: opts.hint === false ? undefined : MOVE_HINT,
+      hint: opts.hint === false ? undefined : typeof opts.hint === 'string' ? opts.hint : MOVE_HINT,
       hintKeys: '↑↓ jk',
       when,
       run: (ctx) => to(ctx, 1),

@@ -20,10 +20,16 @@ const total = (ctx: KeyContext<S>) =>
   costPaneLines(ctx.store, configuredPrices(), ctx.store.clock(), ctx.body.columns).length;
 
 const bindings: Binding<S>[] = [
-  ...navBindings(PAGE, 'scroll', (ctx, to) => {
-    const n = total(ctx);
-    ctx.set((s) => ({ scroll: scrollTo(s.scroll, scrollDelta(to, ctx.body.rows), n, ctx.body.rows) }));
-  }),
+  ...navBindings(
+    PAGE,
+    'scroll',
+    (ctx, to) => {
+      const n = total(ctx);
+      ctx.set((s) => ({ scroll: scrollTo(s.scroll, scrollDelta(to, ctx.body.rows), n, ctx.body.rows) }));
+    },
+    // One page, no selection: the footer says the keys scroll it.
+    { hint: 'scroll' },
+  ),
   {
     // One page of figures, not a list: `/` says so, so the letters typed next are not taken for a filter unseen.
     keys: ['/'],

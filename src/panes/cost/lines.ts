@@ -39,6 +39,7 @@ import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { hookSettingWords } from '../../store/claude/hook-env.js';
 import { sessionKey, type SessionView } from '../../store/sessions/model.js';
+import { sessionCountOf } from '../../store/sessions/derive.js';
 import { groupDigits } from '../../io/group-digits.js';
 
 const short = (sid: string | null) => (sid === null ? 'legacy' : sid.slice(0, 8));
@@ -203,6 +204,35 @@ export function loopLine(l: LoopRow, now: number, width: number, words?: RowCanc
  * The project's total: "$1.20 est. · 340k tokens over 2 sessions (subagents included)", and "— · 3 sessions not
  * priced" when none of its sessions could be counted (their transcripts cannot be read): never "$0" for those.
  */
+/**
+ * The Loops title's counts in the header's words: OMC loops `running` (a mode holding its agent) and `stale`,
+ * counted per session as the header counts them (sessionCountOf); then the rows that are neither (a mode not
+ * enforced, Claude Code's own /goal, /loop or a background job) and those over.
+ */
+export function loopCountsText(loops: readonly LoopRow[]): string {
+  let running = 0;
+  let stale = 0;
+  let other = 0;
+  let ended = 0;
+  for (const l of loops) {
+    if (l.ended) ended += 1;
+    else {
+      const c = l.session ? sessionCountOf(l.session) : { running: 0, stale: 0 };
+      running += c.running;
+      stale += c.stale;
+      if (c.running + c.stale === 0) other += 1;
+    }
+  }
+  return [
+    `${running} running`,
+    stale ? `${stale} stale` : '',
+    other ? `${other} other` : '',
+    ended ? `${ended} ended` : '',
+  ]
+    .filter((t) => t !== '')
+    .join(' · ');
+}
+
 function projectSpentText(p: { estimate: Estimate; tokens: number; sessions: number; notPriced: number }): string {
   const over = `over ${p.sessions} session${p.sessions === 1 ? '' : 's'} (subagents included)`;
   if (p.sessions === 0 && p.notPriced > 0)
@@ -313,7 +343,7 @@ export function costPaneLines(
     claude: store.claude.getSnapshot().bySession,
   };
   out.push({ text: '' });
-  out.push({ text: `▌Loops (${loops.filter((l) => !l.ended).length} live)`, tone: 'title' });
+  out.push({ text: `▌Loops (${loopCountsText(loops)})`, tone: 'title' });
   const rootWhy = rootUnreadWhy(store.status.getSnapshot().rootAbsence);
   if (loops.length === 0 && rootWhy !== null) push(notKnownLine('Loops', ROOT_NAME, rootWhy), 'dim');
   else if (loops.length === 0)

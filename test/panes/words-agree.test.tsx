@@ -1,0 +1,41 @@
+/**
+ * Words that must agree with each other on screen: the Cost pane's loop counts with the header's, its footer
+ * with what its keys do.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { OmcStore } from '../../src/store/store.js';
+import { READERS_CAPTURED_AT, makeProject, type TempProject } from '../helpers/fixtures.js';
+import { mountStore, type MountedApp } from '../helpers/mount-app.js';
+
+const NOW = READERS_CAPTURED_AT;
+
+let p: TempProject | null = null;
+let store: OmcStore | null = null;
+let h: MountedApp | null = null;
+afterEach(async () => {
+  h?.unmountOnly();
+  await store?.close();
+  p?.cleanup();
+  h = null;
+  store = null;
+  p = null;
+});
+
+describe('words that agree', () => {
+  it("the Cost pane's Loops title counts running and stale loops as the header does; its footer says the keys scroll", async () => {
+    p = makeProject({ withFixture: true });
+    store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none', teams: { pidAlive: () => true } });
+    store.start();
+    h = mountStore(store, { columns: 120, rows: 40 });
+    await h.waitForText(/\d+ sess · \d+ running/);
+    h.send('$');
+    await h.waitForText('▌Loops (');
+    const header = /\d+ sess · (\d+) running(?: · (\d+) stale)?/.exec(h.text());
+    const title = /▌Loops \((\d+) running(?: · (\d+) stale)?/.exec(h.text());
+    expect(title?.[1]).toBe(header?.[1]);
+    expect(title?.[2]).toBe(header?.[2]);
+    expect(h.text()).not.toMatch(/Loops \(\d+ live\)/);
+    expect(h.lines().at(-1)).toMatch(/↑↓ jk scroll/);
+    expect(h.lines().at(-1)).not.toMatch(/jk move/);
+  });
+});
