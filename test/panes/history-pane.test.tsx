@@ -98,6 +98,23 @@ describe('History pane', () => {
     expect(rowOf(text, 'team')).toMatch(/^▸ team.*crashed/);
   });
 
+  it('o under a mode filter steps only through the outcomes that mode has (never to 0 runs)', async ({
+    emptyProject,
+    app: mountApp,
+  }) => {
+    const { app } = await open({ emptyProject, app: mountApp }, 80, 24);
+    await app.press('f', 'f'); // autopilot → ralph (modes sorted)
+    await app.waitForText('mode ralph');
+    await app.press('o'); // ralph has only a completed run
+    let text = await app.waitForText('outcome completed');
+    expect(text).toContain('1 of 4 runs');
+    await app.press('o'); // back to every outcome, not on to cancelled (0 of 4)
+    text = await app.waitForText(/mode ralph(?! · outcome)/);
+    expect(text).not.toMatch(/outcome (running|completed|cancelled|failed|crashed|ended|unknown)/);
+    expect(text).toContain('1 of 4 runs');
+    expect(text).not.toContain('0 of 4 runs');
+  });
+
   it('Enter shows the run: what its outcome means, the closeout, what OMC will say next session and the fix', async ({
     emptyProject,
     app: mountApp,

@@ -82,14 +82,14 @@ const bindings: Binding<S>[] = [
   },
   {
     keys: ['f'],
-    help: 'filter by mode: all → each mode in the history → all',
+    help: 'filter by mode: all → each mode with runs of the outcome chosen → all',
     hint: 'mode',
     when: LIST,
     run: (ctx) => ctx.set((s) => cycleMode(s, runsOf(ctx))),
   },
   {
     keys: ['o'],
-    help: 'filter by outcome: all → running → completed → cancelled → failed → crashed → ended → unknown → all (those present)',
+    help: 'filter by outcome: all → running → completed → cancelled → failed → crashed → ended → unknown → all (those the mode chosen has)',
     hint: 'outcome',
     when: LIST,
     run: (ctx) => ctx.set((s) => cycleOutcome(s, runsOf(ctx))),

@@ -80,13 +80,17 @@ function cycle<T>(cur: T | null, values: readonly T[]): T | null {
   return i + 1 >= values.length ? null : (values[i + 1] as T);
 }
 
+/**
+ * Each cycling filter steps through the values present under the other one (the outcomes of the runs of the mode
+ * chosen, and the other way round), so a step never lands on a filter that shows none of the runs ("0 of 40").
+ */
 export const cycleMode = (s: HistoryPaneState, runs: readonly RunLine[]): HistoryPaneState => ({
   ...s,
-  mode: cycle(s.mode, filterChoices(runs).modes),
+  mode: cycle(s.mode, filterChoices(filterRuns(runs, { outcome: s.outcome })).modes),
 });
 export const cycleOutcome = (s: HistoryPaneState, runs: readonly RunLine[]): HistoryPaneState => ({
   ...s,
-  outcome: cycle(s.outcome, filterChoices(runs).outcomes),
+  outcome: cycle(s.outcome, filterChoices(filterRuns(runs, { mode: s.mode })).outcomes),
 });
 export const clearFilters = (s: HistoryPaneState): HistoryPaneState => ({
   ...s,
