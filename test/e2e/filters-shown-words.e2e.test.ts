@@ -145,7 +145,7 @@ describe('/ finds what a row shows', () => {
     await h.waitForText('10 of 10 pages');
     await filter(h, 'checkout', /3 matches in 10 pages/);
     await clear(h, /matches in 10 pages/);
-    expect(h.screen()[1]).toMatch(/^\/ \/ to search +10 of 10 pages/);
+    expect(h.screen()[1]).toMatch(/^\/ to search +10 of 10 pages/);
     // Kept (Tab leaves the box), then Esc in the list clears it.
     await filter(h, 'checkout', /3 matches in 10 pages/);
     h.write('\t');
@@ -153,6 +153,6 @@ describe('/ finds what a row shows', () => {
     await h.waitForText(/c category/);
     expect(h.screen()[1]).toMatch(/^\/ checkout +3 matches in 10 pages/);
     await clear(h, /matches in 10 pages/);
-    expect(h.screen()[1]).toMatch(/^\/ \/ to search +10 of 10 pages/);
+    expect(h.screen()[1]).toMatch(/^\/ to search +10 of 10 pages/);
   });
 });

@@ -38,4 +38,15 @@ describe('words that agree', () => {
     expect(h.lines().at(-1)).toMatch(/↑↓ jk scroll/);
     expect(h.lines().at(-1)).not.toMatch(/jk move/);
   });
+
+  it('the Wiki search row reads "/ to search" (its own slash is the key), not "/ / to search"', async () => {
+    p = makeProject({ withFixture: true });
+    store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none' });
+    store.start();
+    h = mountStore(store, { columns: 100, rows: 30 });
+    h.send('w');
+    await h.waitForText('10 of 10 pages');
+    expect(h.text()).toMatch(/^\/ to search +10 of 10 pages$/m);
+    expect(h.text()).not.toContain('/ / to search');
+  });
 });

@@ -102,7 +102,8 @@ function SearchLine({
   const room = Math.max(4, width - 2 - cursor - count.length - 2);
   // Show the end of a long query: that is where the user is typing.
   const q = cleanLine(state.query);
-  const shownQuery = placeholder ? '/ to search' : cells(q) <= room ? q : '…' + tail(q, room - 1);
+  // Idle, the row's own `/` is the key to press: "/ to search" (its placeholder said "/ to search" after it: "/ / …").
+  const shownQuery = placeholder ? 'to search' : cells(q) <= room ? q : '…' + tail(q, room - 1);
   const pad = Math.max(1, width - 2 - cursor - cells(shownQuery) - count.length);
   return (
     <Text wrap="truncate">
