@@ -25,7 +25,10 @@ export function TextOverlayView({
 export function ConfirmView({ overlay, width, height }: { overlay: ConfirmOverlay; width: number; height: number }) {
   const theme = useTheme();
   const body = confirmLines(overlay.lines, width);
-  const frame = confirmFrame(height);
+  // As tall as its lines (border, title, body, prompt), capped by the pane: a 4-line question in a 60-row pane is
+  // a small box at the top, not a 56-row frame round empty rows.
+  const boxHeight = height >= 5 ? Math.min(height, Math.max(5, body.length + 4)) : height;
+  const frame = confirmFrame(boxHeight);
   const room = frame.room;
   const inner = frame.border ? width - 4 : width;
   // Below three rows ScrollLines has no room for its "more" markers (a 10-row tmux pane leaves one or two): the
@@ -58,8 +61,10 @@ export function ConfirmView({ overlay, width, height }: { overlay: ConfirmOverla
       </Box>
     );
   return (
-    <Box flexDirection="column" height={height} borderStyle="round" borderColor={theme.warn}>
-      {lines}
+    <Box flexDirection="column" height={height}>
+      <Box flexDirection="column" height={boxHeight} borderStyle="round" borderColor={theme.warn} flexShrink={0}>
+        {lines}
+      </Box>
     </Box>
   );
 }

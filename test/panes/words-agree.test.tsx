@@ -49,4 +49,21 @@ describe('words that agree', () => {
     expect(h.text()).toMatch(/^\/ to search +10 of 10 pages$/m);
     expect(h.text()).not.toContain('/ / to search');
   });
+
+  it('a dialog is as tall as its lines at 200x60, not the whole pane', async () => {
+    p = makeProject({ withFixture: true });
+    store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none', teams: { pidAlive: () => true } });
+    store.start();
+    h = mountStore(store, { columns: 200, rows: 60 });
+    h.send('t', 'X');
+    await h.waitForText('Ask all 3 workers of fix-ts-errors to shut down?');
+    const lines = h.lines();
+    const top = lines.findIndex((l) => l.startsWith('╭'));
+    const bottom = lines.findIndex((l) => l.startsWith('╰'));
+    expect(top).toBeGreaterThanOrEqual(0);
+    // Border, title, the question's lines, the prompt: a handful of rows, every one of them used.
+    const box = lines.slice(top + 1, bottom);
+    expect(box.length).toBeLessThan(15);
+    expect(box.every((l) => l.replace(/[│\s]/g, '') !== '')).toBe(true);
+  });
 });
