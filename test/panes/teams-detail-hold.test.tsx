@@ -70,6 +70,22 @@ describe('Teams pane: the opened team holds what is being read', () => {
     expect(eventRows(app).at(-1)).toContain('task 503');
   });
 
+  it('events held at the oldest kept, trimmed from under the view by new ones, show the oldest kept', async () => {
+    p = makeProject({ withFixture: true });
+    await appendEvents(100, 200); // with the fixture's 6: the newest 200 kept are tasks 100…299
+    const app = start();
+    app.send('t', KEY.enter);
+    await app.waitForText('WORKERS 3');
+    app.send('[', 'g');
+    await app.waitForText(/scrolled back \(G follows\)/);
+    expect(eventRows(app)[0]).toMatch(/task 100$/);
+    await appendEvents(1000, 10);
+    await waitFor(() => seen() === 216, { what: 'the 10 events read' });
+    await app.waitForText(/EVENTS 216 · scrolled back/);
+    expect(eventRows(app)[0]).toMatch(/task 110$/);
+    expect(app.text()).toMatch(/scrolled back \(G follows\)/);
+  });
+
   it('events held when the log is replaced under them follow the new log', async () => {
     p = makeProject({ withFixture: true });
     await appendEvents(100, 20);
