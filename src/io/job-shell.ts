@@ -13,6 +13,8 @@ interface StatIds {
   ppid: number;
   pgrp: number;
   session: number;
+  /** Field 8: the process group the controlling terminal has in the foreground (-1 with no terminal). */
+  tpgid?: number;
 }
 
 /** Fields 4–6 of a /proc/<pid>/stat line, or null. */
@@ -21,7 +23,13 @@ export function idsFromStat(stat: string): StatIds | null {
   if (!f) return null;
   const [ppid, pgrp, session] = [f[1], f[2], f[3]].map(Number);
   if (![ppid, pgrp, session].every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) return null;
-  return { ppid: ppid as number, pgrp: pgrp as number, session: session as number };
+  const tpgid = Number(f[5]);
+  return {
+    ppid: ppid as number,
+    pgrp: pgrp as number,
+    session: session as number,
+    ...(Number.isSafeInteger(tpgid) ? { tpgid } : {}),
+  };
 }
 
 const procStat = (pid: number | 'self'): StatIds | null => {
@@ -49,4 +57,19 @@ export function shellCanResume(
     pid = p.ppid;
   }
   return false;
+}
+
+/**
+ * Whether this process's group is the terminal's foreground group (what `tcgetpgrp` tells a C program). After `bg`
+ * the job runs but the terminal is the shell's: setting a mode there stops us again (SIGTTOU) and the bytes land in
+ * the shell's screen. Linux reads /proc; elsewhere, or when it cannot be told, the answer is "yes" (as before).
+ */
+export function inForeground(
+  platform: NodeJS.Platform = process.platform,
+  stat: (pid: number | 'self') => StatIds | null = procStat,
+): boolean {
+  if (platform !== 'linux') return true;
+  const own = stat('self');
+  if (!own || own.tpgid === undefined || own.tpgid <= 0) return true;
+  return own.tpgid === own.pgrp;
 }

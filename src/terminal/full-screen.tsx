@@ -7,7 +7,7 @@ import { render, type Instance } from 'ink';
 import { printErr } from '../io/output.js';
 import { releaseHungUpStdio, stdioTerminals, terminalHungUp } from './hangup.js';
 import { installJobControl } from './job-control.js';
-import { shellCanResume } from '../io/job-shell.js';
+import { inForeground, shellCanResume } from '../io/job-shell.js';
 import { asciiText, localeIsUtf8 } from '../io/glyphs.js';
 import { CLEAR_SEQ, enterFullScreen, rereadSize, type HeldWithScreen } from './screen.js';
 
@@ -121,6 +121,7 @@ export function runFullScreen(
       leave: () => term.leave(),
       enter: takeBack,
       canResume: () => shellCanResume(),
+      inForeground: () => inForeground(),
     });
     process.on('SIGTERM', () => finish(143));
     process.on('SIGHUP', () => finish(129));

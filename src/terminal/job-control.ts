@@ -8,7 +8,11 @@
  * which cannot be caught. SIGCONT (fg, bg, kill -CONT) re-enters every mode the
  * start entered (terminal/screen.ts: one list) and the title, and repaints at the
  * size the terminal has now (a resize while stopped signalled the shell, not us);
- * raw mode comes back with the remounted UI.
+ * raw mode comes back with the remounted UI. Continued in the background (`bg`,
+ * or `kill -CONT` while the shell holds the terminal) it is not its terminal:
+ * taking it there would put the shell on a blank alternate screen with mouse
+ * reports on, and the mode change stops us again (SIGTTOU). So it keeps running
+ * without the screen and takes it at the SIGCONT that comes with `fg`.
  */
 export interface JobControlHooks {
   /** Put the terminal back as the shell wants it (unmount, cooked mode, leave the alternate screen). */
@@ -20,30 +24,38 @@ export interface JobControlHooks {
    * is for good (a blank pane only `kill -CONT` brings back): the stop is then not made.
    */
   canResume?(): boolean;
+  /** Whether our process group is the terminal's foreground group now (io/job-shell.ts `inForeground`). */
+  inForeground?(): boolean;
 }
 
 export function installJobControl(hooks: JobControlHooks, proc: NodeJS.Process = process): () => void {
-  let stopped = false;
+  // The terminal is handed back to the shell (left at our own stop, not taken again yet).
+  let away = false;
   const onStop = () => {
-    if (stopped || hooks.canResume?.() === false) return;
-    stopped = true;
-    try {
-      hooks.leave();
-    } catch {
-      /* stop anyway: the user asked for the shell */
+    if (hooks.canResume?.() === false) return;
+    // A stop while a background job (`bg`, then `kill -TSTP %1`) has nothing to hand back: it only stops.
+    if (!away) {
+      away = true;
+      try {
+        hooks.leave();
+      } catch {
+        /* stop anyway: the user asked for the shell */
+      }
     }
     proc.kill(proc.pid, 'SIGSTOP');
   };
   const onContinue = () => {
+    // A background job: the terminal stays the shell's; `fg` continues us again, in the foreground.
+    if (hooks.inForeground?.() === false) return;
     // Continued after a SIGSTOP someone else sent (the terminal was not handed back): repaint all the same.
-    if (!stopped) {
+    if (!away) {
       try {
         hooks.leave();
       } catch {
         /* repaint below */
       }
     }
-    stopped = false;
+    away = false;
     hooks.enter();
   };
   proc.on('SIGTSTP', onStop);

@@ -123,6 +123,47 @@ describe('job control in a real terminal', () => {
     expect(await h.waitForExit()).toBe(0);
   });
 
+  // `bg` (or `kill -CONT` while the shell has the terminal) continues the job in the background: the terminal is the
+  // shell's. Taking it there left the shell on a blank alternate screen with mouse reports on, and the mode change
+  // stopped the job again (SIGTTOU). The bytes after the continue are read up to a line the shell prints after the
+  // job has handled that SIGCONT (a later SIGTSTP stops it only once the earlier signal was handled: one queue).
+  for (const how of ['bg', 'kill -CONT'] as const) {
+    it(`under a shell, Ctrl-Z then ${how}: the background job leaves the terminal alone; fg draws again`, async () => {
+      s = makeSandbox();
+      const script = `"$@"; read -r _; ${how === 'bg' ? 'bg; read -r _; ' : ''}echo "bg checked"; read -r _; fg`;
+      const wrap = ['bash', '--norc', '--noprofile', '-i', '-c', script, 'omc-top-shell'];
+      h = new TerminalHarness({ args: ['--root', s.root], cols: 100, rows: 30, wrap });
+      await h.waitForText(/STATUS\s+SESSION/);
+      const pid = await waitFor(() => childOf(h!.pty.pid), { what: 'omc-top under the shell', timeoutMs: 30_000 });
+      h.write('\u001a');
+      await until('the process to stop', () => state(pid) === 'T');
+      await until('the alternate screen left', () => !h!.altScreen && h!.cursorVisible);
+      await h.settle();
+      const stoppedAt = h.output.length;
+
+      if (how === 'bg') h.write('\r'); // the shell's `read` returns and it runs `bg`
+      else process.kill(pid, 'SIGCONT');
+      await until('the job running in the background', () => state(pid) !== 'T');
+      process.kill(pid, 'SIGTSTP');
+      await until('the job stopped again', () => state(pid) === 'T');
+      h.write('\r');
+      await h.waitForText(/bg checked/);
+      const inBackground = h.output.slice(stoppedAt);
+      expect(privateModesOn(inBackground)).toEqual([]);
+      expect(inBackground).not.toContain(MOUSE_ON);
+      expect(h.altScreen).toBe(false);
+
+      h.write('\r'); // `fg`: the terminal is ours again
+      await h.waitForText(/STATUS\s+SESSION/);
+      expect(h.altScreen).toBe(true);
+      await until('raw mode again', () => /-icanon/.test(ttyMode(pid)));
+      h.write('n');
+      await h.waitForText(/1 Priority/);
+      h.write('q');
+      expect(await h.waitForExit()).toBe(0);
+    });
+  }
+
   it('with no shell to bring it back (started straight in the terminal, as tmux split-window does): Ctrl-Z and kill -TSTP do not stop it', async () => {
     s = makeSandbox();
     h = new TerminalHarness({ args: ['--root', s.root], cols: 100, rows: 30 });

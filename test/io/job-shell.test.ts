@@ -4,9 +4,9 @@
  * straight (a session of its own), `bash -c` without job control (the shell in the same group), a parent gone.
  */
 import { describe, expect, it } from 'vitest';
-import { idsFromStat, shellCanResume } from '../../src/io/job-shell.js';
+import { idsFromStat, inForeground, shellCanResume } from '../../src/io/job-shell.js';
 
-type Ids = { ppid: number; pgrp: number; session: number };
+type Ids = { ppid: number; pgrp: number; session: number; tpgid?: number };
 const tree = (procs: Record<string, Ids>) => (pid: number | 'self') => procs[String(pid)] ?? null;
 
 describe('shellCanResume', () => {
@@ -53,9 +53,22 @@ describe('shellCanResume', () => {
     expect(shellCanResume('linux', () => null)).toBe(true);
   });
 
-  it('reads fields 4–6 past a command name holding spaces and parentheses', () => {
-    expect(idsFromStat('123 (a) b (c)) S 7 8 9 0 0')).toEqual({ ppid: 7, pgrp: 8, session: 9 });
+  it('reads fields 4–6 and 8 past a command name holding spaces and parentheses', () => {
+    expect(idsFromStat('123 (a) b (c)) S 7 8 9 0 11')).toEqual({ ppid: 7, pgrp: 8, session: 9, tpgid: 11 });
     expect(idsFromStat('garbage')).toBeNull();
     expect(idsFromStat('1 (x) S -1 a 3')).toBeNull();
+  });
+});
+
+describe('inForeground', () => {
+  it('is whether the terminal foreground group (stat field 8) is our group: no after `bg`', () => {
+    expect(inForeground('linux', tree({ self: { ppid: 100, pgrp: 200, session: 100, tpgid: 200 } }))).toBe(true);
+    expect(inForeground('linux', tree({ self: { ppid: 100, pgrp: 200, session: 100, tpgid: 100 } }))).toBe(false);
+  });
+
+  it('when it cannot be told (no terminal, no /proc, another system): yes, as before', () => {
+    expect(inForeground('linux', tree({ self: { ppid: 1, pgrp: 200, session: 200, tpgid: -1 } }))).toBe(true);
+    expect(inForeground('linux', () => null)).toBe(true);
+    expect(inForeground('darwin', () => null)).toBe(true);
   });
 });
