@@ -18,7 +18,10 @@ export function localeIsUtf8(env: NodeJS.ProcessEnv = process.env): boolean {
   return /\.utf-?8(@|$)/i.test(locale);
 }
 
-/** Each glyph omc-top draws itself, and the ASCII character (one cell, as the glyph) that stands for it. */
+/**
+ * Each glyph omc-top draws itself, and the ASCII character (one cell, as the glyph) that stands for it. Every
+ * character beyond ASCII in src/'s text and Ink border styles must be here (test/unit/glyphs-cover.test.ts finds them).
+ */
 const ASCII_FOR: Readonly<Record<string, string>> = {
   '·': '|',
   '…': '~',
@@ -50,6 +53,29 @@ const ASCII_FOR: Readonly<Record<string, string>> = {
   '␛': '^',
   '␇': '^',
   '§': 'S',
+  '│': '|',
+  '╭': '+',
+  '╮': '+',
+  '╰': '+',
+  '╯': '+',
+  '▏': '|',
+  '▒': 'x',
+  '▁': '_',
+  '▂': '_',
+  '▃': '-',
+  '▄': '-',
+  '▅': '=',
+  '▆': '=',
+  '▇': '#',
+  '⛓': '&',
+  '“': '"',
+  '”': '"',
+  '»': '>',
+  '↔': '/',
+  'ℹ': 'i',
+  '⁴': '4',
+  'ˣ': 'x',
+  '\u00a0': ' ',
 };
 
 const BEYOND_ASCII = /[^\x00-\x7f]+/g;
