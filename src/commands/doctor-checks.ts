@@ -173,7 +173,9 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
     claudeCheck(opts.env, claudeConfig),
     configCheck(opts.env),
     await pushCheck(opts.env, opts.testPush === true, res.root),
-    hooksCheck(opts.cwd, opts.env),
+    // With --root, the project of that root (as the monitor's permission keys read it), not the directory doctor
+    // runs in; without it, the directory itself (a submodule's own settings, not its superproject's).
+    hooksCheck(opts.rootOverride !== undefined ? (res.projectDir ?? path.dirname(res.root)) : opts.cwd, opts.env),
     stateDirCheck(opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),
     tmuxCheck(opts.env),

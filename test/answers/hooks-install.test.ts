@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookStatus, shellWords, HOOK_MARKER } from '../../src/store/permissions/settings-hook.js';
 import { runHooksCommand } from '../../src/commands/hooks.js';
+import { collectDoctorReport } from '../../src/commands/doctor-checks.js';
 import { REPO, waitFor } from '../helpers/fixtures.js';
 import { HOOK, cleanupHooksProjects, hooksProject, scratchDir } from '../helpers/hooks-project.js';
 import { TerminalHarness } from '../helpers/pty.js';
@@ -227,6 +228,27 @@ function snapshot(dir: string): Record<string, string> {
   }
   return out;
 }
+
+describe('doctor --root', () => {
+  it("reports the hook of the --root project, not of the directory doctor runs in (as the monitor's p does)", async () => {
+    const s = setup();
+    expect(s.run('install')).toBe(0);
+    const elsewhere = scratchDir('omc-top-hooks-elsewhere-');
+    const report = await collectDoctorReport({
+      cwd: elsewhere,
+      rootOverride: s.p.root,
+      env: s.env,
+      poll: true,
+      version: 'test',
+      nodeVersion: process.versions.node,
+      terminal: { isTTY: false, columns: null, rows: null, colorDepth: null },
+      watchTimeoutMs: 1,
+    });
+    const hooks = report.checks.find((c) => c.id === 'hooks')!;
+    expect(hooks.summary.startsWith(`installed in ${s.settings}:`), hooks.summary).toBe(true);
+    expect(hooks.summary).not.toContain(elsewhere);
+  });
+});
 
 describe('with the hook not installed', () => {
   it('the monitor, --json, doctor and status touch nothing of Claude Code’s settings', async () => {
