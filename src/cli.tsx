@@ -147,8 +147,9 @@ function notFoundMessage(r: RootResolution): string {
 }
 
 /**
- * The config file's bad fields, as the monitor's message line says them at start: --json has no message line,
- * and its prices (the cost) come from the same file. The path is the file's own (it is not under the root).
+ * The config file's bad fields, as the monitor's message line says them at start: a problem of --json's and of the
+ * monitor's (its problem lines and `!` list), whose prices (the cost) come from the same file. The path is the
+ * file's own (it is not under the root).
  */
 function configProblems(): Problem[] {
   const loaded = loadConfig();
@@ -420,6 +421,8 @@ function watchRoot(
     sessions: { firstStepMinRows: firstStepRows(process.stdout.rows) },
     // The project's Claudes are looked at after the first frame (resolveRootAndOmc's claudesLater).
     claude: { env: opts.claudeEnv, lookLater: true },
+    // A bad config file is a problem as long as the monitor runs with the defaults, as --json and doctor say it.
+    ownProblems: configProblems(),
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   // A plugin update under the running monitor: said once, in the messages (M keeps it); omcFollower.

@@ -184,6 +184,16 @@ export interface OmcStoreOptions {
    * it; this store shows it and lists its problems. `quota` is then not used.
    */
   sharedQuota?: QuotaDomain;
+  /**
+   * Problems with omc-top's own files (its config file, as loaded at start): listed with those of the tree, so every
+   * surface that lists problems (the problem lines, the `!` list, --json) says them.
+   */
+  ownProblems?: readonly Problem[];
+}
+
+/** A domain of no files: problems known before the store starts (omc-top's own config file), listed as they are. */
+function fixedProblems(list: readonly Problem[]): Domain {
+  return { name: 'omc-top files', wants: () => false, scan() {}, refresh() {}, problems: () => list };
 }
 
 /** How often Claude's settings are read again for OMC's variables (as often as the OMC install is looked for). */
@@ -491,7 +501,9 @@ export class OmcStore {
       this.bgJobs,
       this.stateDir,
       opts.sharedQuota ? borrowed(opts.sharedQuota) : this.quota,
+      ...(opts.ownProblems?.length ? [fixedProblems(opts.ownProblems)] : []),
     ];
+    if (opts.ownProblems?.length) this.problems.set([...opts.ownProblems]);
     this.rootDomains = new Set<Domain>([
       this.sessions,
       this.notepad,
