@@ -8,7 +8,7 @@
 import { notifySwitchText } from '../feeds/notify/switch-words.js';
 import { shellCanResume } from '../io/job-shell.js';
 import type { BindingContext } from '../kit/pane.js';
-import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
+import { overlayShape, scrolledTextOverlay, textOverlayScroll, type OverlayInputs } from '../ui/overlay-lines.js';
 import { scrollTo, type Move } from '../kit/list.js';
 import { mode, navBindings, scrollDelta } from '../kit/nav.js';
 import type { ConfirmOverlay, Overlay, TextOverlay } from '../kit/ui-store.js';
@@ -181,8 +181,10 @@ function open(env: RouterEnv, kind: 'help' | 'problems' | 'messages'): void {
     return;
   }
   // The log is newest last: it opens at its end, as a log does, so the message just cut off is in view.
-  const shape = overlayShape({ kind, scroll: 0 }, overlayInputs(env), bodyOf(env));
-  env.ui.setOverlay({ kind, scroll: scrollTo(0, shape.total, shape.total, shape.height) });
+  const body = bodyOf(env);
+  const shape = overlayShape({ kind, scroll: 0 }, overlayInputs(env), body);
+  const scroll = scrollTo(0, shape.total, shape.total, shape.height);
+  env.ui.setOverlay({ kind, scroll, at: { columns: body.columns, end: true } });
 }
 
 /** An overlay's keys act on the overlay, scroll it by its own shape, and may quit. */
@@ -241,14 +243,19 @@ export const TEXT_OVERLAY_BINDINGS: readonly Binding<TextOverlay, OverlayContext
 
 function routeOverlay(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
   const { ui } = env;
-  const shape = overlayShape(overlay, overlayInputs(env), bodyOf(env));
+  const inputs = overlayInputs(env);
+  const body = bodyOf(env);
+  const shape = overlayShape(overlay, inputs, body);
   const ctx = <O extends Overlay>(o: O): OverlayContext<O> => ({
     ...routerContext<O>(env, o, (next) => ui.setOverlay(next)),
-    scroll: (move) =>
-      ui.setOverlay({
-        ...o,
-        scroll: scrollTo(0, (o.scroll ?? 0) + scrollDelta(move, shape.height), shape.total, shape.height),
-      }),
+    scroll: (move) => {
+      // A text overlay's line numbers are those of the width it was last scrolled at: moved from where it is now.
+      const from = o.kind === 'confirm' ? (o.scroll ?? 0) : textOverlayScroll(o as TextOverlay, inputs, body);
+      const scroll = scrollTo(0, from + scrollDelta(move, shape.height), shape.total, shape.height);
+      ui.setOverlay(
+        o.kind === 'confirm' ? { ...o, scroll } : scrolledTextOverlay(o as TextOverlay, scroll, shape.total, body),
+      );
+    },
   });
   if (overlay.kind === 'confirm') dispatch(CONFIRM_BINDINGS, ev, ctx(overlay));
   // The inbox has its own keys (input/inbox.ts); q quits there too. A line that can be answered (a permission

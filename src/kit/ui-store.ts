@@ -33,7 +33,10 @@ export interface ConfirmOverlay {
 /** A full-screen list of text (the help, the problems, the message log) that scrolls and closes on Esc. */
 export interface TextOverlay {
   kind: 'help' | 'problems' | 'messages';
+  /** The first line shown, counted at the width `at` says (ui/overlay-lines.ts textOverlayScroll). */
   scroll: number;
+  /** The width `scroll` was set at, and whether that was the end: a resize keeps the entry at the top, or the end. */
+  at?: { columns: number; end: boolean };
   /** The problems view is a list: the selected problem (by path and message) and its window. */
   list?: ListState;
 }

@@ -6,11 +6,14 @@
 import { helpRows, keysLabel, type Binding, type BindingContext, type KeySpec } from '../kit/bindings.js';
 import type { AnyPaneModule, Size } from '../kit/pane.js';
 import { formatClock, width as cells, wrapText } from './format.js';
-import type { Flash, Overlay } from '../kit/ui-store.js';
+import type { Flash, Overlay, TextOverlay } from '../kit/ui-store.js';
+import { maxScroll } from '../kit/list.js';
 
 export interface OverlayLine {
   text: string;
   tone?: 'title' | 'error' | 'warning' | 'ok' | 'muted';
+  /** A further line of the entry above it (wrapped): a resize re-wraps entries, it keeps the one at the top. */
+  cont?: true;
 }
 
 export interface OverlayInputs {
@@ -117,6 +120,8 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ],
 ];
 
+const contIf = (more: boolean): { cont?: true } => (more ? { cont: true } : {});
+
 function keyRows(rows: ReadonlyArray<{ keys: string; help: string }>, width: number, out: OverlayLine[]): void {
   // The key column is as wide as its widest entry (up to half the screen); longer key lists wrap, never cut.
   const widest = rows.reduce((n, r) => Math.max(n, cells(r.keys)), 0);
@@ -127,7 +132,7 @@ function keyRows(rows: ReadonlyArray<{ keys: string; help: string }>, width: num
     const text = wrapText(r.help, textW);
     for (let i = 0; i < Math.max(keys.length, text.length); i++) {
       const k = keys[i] ?? '';
-      out.push({ text: k + ' '.repeat(Math.max(0, keyW - cells(k))) + '  ' + (text[i] ?? '') });
+      out.push({ text: k + ' '.repeat(Math.max(0, keyW - cells(k))) + '  ' + (text[i] ?? ''), ...contIf(i > 0) });
     }
   }
 }
@@ -221,7 +226,7 @@ export function messageLines(inp: OverlayInputs, width: number): OverlayLine[] {
     const mark = f.kind === 'error' ? '✗' : f.kind === 'success' ? '✓' : '·';
     const tone = f.kind === 'error' ? 'error' : f.kind === 'success' ? 'ok' : undefined;
     const wrapped = wrapText(`${formatClock(f.at)} ${mark} ${f.text}`, width);
-    for (const w of wrapped) out.push({ text: w, tone });
+    wrapped.forEach((w, i) => out.push({ text: w, tone, ...contIf(i > 0) }));
   }
   return out;
 }
@@ -251,4 +256,43 @@ export function overlayShape(o: Overlay, inp: OverlayInputs, body: Size): { tota
   // The inbox is a list with its own layout (inbox-layout.ts): its bindings move it, not this.
   const lines = o.kind === 'help' ? helpLines(inp, w) : messageLines(inp, w);
   return { total: lines.length, height: body.rows };
+}
+
+/** The lines of a text overlay (the help, the message log) at a width. */
+export const textOverlayLines = (o: TextOverlay, inp: OverlayInputs, width: number): OverlayLine[] =>
+  o.kind === 'help' ? helpLines(inp, width) : messageLines(inp, width);
+
+/** Which entry (a wrapped row counts once) line `i` belongs to. */
+function entryOf(lines: readonly OverlayLine[], i: number): number {
+  let entry = -1;
+  for (let j = 0; j <= Math.min(i, lines.length - 1); j++) if (!lines[j]?.cont) entry++;
+  return Math.max(0, entry);
+}
+
+/** The first line of entry `entry`. */
+function lineOfEntry(lines: readonly OverlayLine[], entry: number): number {
+  let seen = -1;
+  for (let j = 0; j < lines.length; j++) if (!lines[j]?.cont && ++seen === entry) return j;
+  return lines.length;
+}
+
+/**
+ * The first line a text overlay shows at the size it is drawn at now. Its `scroll` counts the lines of the width
+ * it was scrolled at (`at`); after a resize the rows wrap differently, so the entry at the top is kept (not the
+ * line number, which would land elsewhere), and a view scrolled to its end stays at the end.
+ */
+export function textOverlayScroll(o: TextOverlay, inp: OverlayInputs, body: Size, lines?: OverlayLine[]): number {
+  const now = lines ?? textOverlayLines(o, inp, body.columns);
+  if (o.at?.end) return maxScroll(now.length, body.rows);
+  if (o.at === undefined || o.at.columns === body.columns) return o.scroll;
+  return lineOfEntry(now, entryOf(textOverlayLines(o, inp, o.at.columns), o.scroll));
+}
+
+/** The overlay scrolled to `scroll` at the size it is drawn at now: remembered with that width, and whether at the end. */
+export function scrolledTextOverlay(o: TextOverlay, scroll: number, total: number, body: Size): TextOverlay {
+  return {
+    ...o,
+    scroll,
+    at: { columns: body.columns, end: total > body.rows && scroll >= maxScroll(total, body.rows) },
+  };
 }

@@ -2,7 +2,13 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { clip } from './format.js';
-import { confirmFrame, confirmLines, helpLines, messageLines, type OverlayInputs } from './overlay-lines.js';
+import {
+  confirmFrame,
+  confirmLines,
+  textOverlayLines,
+  textOverlayScroll,
+  type OverlayInputs,
+} from './overlay-lines.js';
 import { ScrollLines } from './scroll-lines.js';
 import { useTheme } from './theme.js';
 import type { ConfirmOverlay, TextOverlay } from '../kit/ui-store.js';
@@ -18,8 +24,9 @@ export function TextOverlayView({
   width: number;
   height: number;
 }) {
-  const lines = overlay.kind === 'help' ? helpLines(inputs, width) : messageLines(inputs, width);
-  return <ScrollLines lines={lines} scroll={overlay.scroll} width={width} height={height} />;
+  const lines = textOverlayLines(overlay, inputs, width);
+  const scroll = textOverlayScroll(overlay, inputs, { columns: width, rows: height }, lines);
+  return <ScrollLines lines={lines} scroll={scroll} width={width} height={height} />;
 }
 
 export function ConfirmView({ overlay, width, height }: { overlay: ConfirmOverlay; width: number; height: number }) {

@@ -52,6 +52,39 @@ describe('the pane kit', () => {
     await waitFor(() => a.exited() || null, { what: 'q quits from the help' });
   });
 
+  it('the help at its end stays at its end through resizes; scrolled elsewhere it keeps the entry at its top', async () => {
+    const a = await open({ columns: 80, rows: 24 });
+    await a.press('?');
+    await a.waitForText('omc-top keys');
+    await a.press('G');
+    const end = 'polling / the .omc directory is not there';
+    await a.waitForText(end);
+    for (const [columns, rows] of [
+      [120, 40],
+      [60, 20],
+      [80, 24],
+    ] as const) {
+      a.resize(columns, rows);
+      await a.waitForText(end);
+      expect(a.text()).not.toContain('more below');
+    }
+    // Back to the top, then a few lines down: the entry at the top is the one after a resize wraps it anew.
+    await a.press('g', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j');
+    await waitFor(() => /↑ 8 more above/.test(a.text()) || null, { what: 'scrolled eight lines' });
+    const top = a.lines().find((l, i) => i > 0 && /more above/.test(a.lines()[i - 1] ?? '')) ?? '';
+    const firstWords = top.trim().split(/\s+/).slice(0, 2).join(' ');
+    expect(firstWords).not.toBe('');
+    a.resize(50, 24);
+    await waitFor(
+      () => {
+        const ls = a.lines();
+        const i = ls.findIndex((l) => /more above/.test(l));
+        return i >= 0 && (ls[i + 1] ?? '').trim().startsWith(firstWords) ? true : null;
+      },
+      { what: `the line starting ${firstWords} at the top after the resize` },
+    );
+  });
+
   it('the help never cuts a key name at 80 columns and fits every line', () => {
     for (const readonly of [false, true]) {
       const lines = helpLines({ panes: PANES, globals: GLOBAL_BINDINGS, inbox: INBOX_BINDINGS, log: [], readonly }, 80);
