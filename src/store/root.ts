@@ -321,6 +321,10 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
         `--root ${shownPath(root)} is the project: reading its ${shownPath(inner)}, where OMC keeps its state`,
       );
       root = inner;
+    } else if (path.basename(root) !== '.omc' && exists(inner) && isDirectorySync(root) && !holdsOmcNames(root)) {
+      // `proj/.omc` is there but is no directory (a file, a device): that is the tree the user meant, and its fault
+      // is what to say (noRootMessage), not an empty root's "no loops".
+      root = inner;
     } else if (path.basename(root) !== '.omc' && isDirectorySync(root) && !holdsOmcNames(root))
       notices.push(
         `--root ${shownPath(root)} holds none of OMC's files (state/, notepad.md, project-memory.json, wiki/): if it is not an .omc directory, no loop can show here`,
@@ -636,7 +640,9 @@ export function noRootMessage(r: RootResolution): string {
   if (r.rule === 'unusable-path') return r.explain;
   // Something there that is not a directory is said on every surface (watch, status, cancel, serve, ack, wiki).
   const fault = rootPathFault(r.root);
-  const there = fault === 'does not exist' || fault === 'is a directory' ? '' : `: ${shownPath(r.root)} ${fault}`;
+  // The path given with --root is named even when it is simply not there: the one path the user typed.
+  const named = fault !== 'is a directory' && (r.rule === 'override' || fault !== 'does not exist');
+  const there = named ? `: ${shownPath(r.root)} ${fault}` : '';
   // One line on every surface: the explanation can name a directory from disk (a workspace marker's).
   return cleanLine(`no .omc directory found (${r.explain})${there}`);
 }

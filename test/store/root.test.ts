@@ -124,5 +124,19 @@ describe('resolveOmcRoot agrees with OMC 5.5.0 getOmcRoot', () => {
     const r = resolveOmcRoot({ cwd: base, rootOverride: 'nope/.omc' });
     expect(r).toMatchObject({ rule: 'override', exists: false, root: path.join(base, 'nope', '.omc') });
     expect(r.looked).toEqual([path.join(base, 'nope', '.omc')]);
+    // Every command's one line names the path typed, though "does not exist" is the commonest fault.
+    expect(noRootMessage(r)).toBe(
+      `no .omc directory found (--root): ${path.join(base, 'nope', '.omc')} does not exist`,
+    );
+  });
+
+  it('--root D where D/.omc is a file: the root is D/.omc, and the line says it is a file (not "no loops" in D)', () => {
+    const d = fs.mkdtempSync(path.join(base, 'omcfile-'));
+    fs.writeFileSync(path.join(d, '.omc'), '');
+    const r = resolveOmcRoot({ cwd: base, rootOverride: d });
+    expect(r).toMatchObject({ rule: 'override', exists: false, root: path.join(d, '.omc') });
+    expect(noRootMessage(r)).toBe(
+      `no .omc directory found (--root): ${path.join(d, '.omc')} is a file, not a directory`,
+    );
   });
 });
