@@ -29,7 +29,7 @@ import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
 import { rootHints } from './commands/no-root-words.js';
 import { refuseOneProjectFlags } from './commands/fleet-flags.js';
-import { asksJson, commandOf, endUncaughtAsInternal, reportInternalError } from './commands/internal-error.js';
+import { asksJson, commandOf, endUncaughtAsInternal, reportInternalError, tryHelpLine } from './commands/internal-error.js';
 import { faultForTest } from './commands/test-fault.js';
 import type { Problem } from './store/types.js';
 import { followRoot, resolveRootAndOmc, type RootLookCause } from './store/omc-root.js';
@@ -71,7 +71,7 @@ Usage:
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json]
                  [--cwd DIR | --root DIR] [--omc-version X] [--readonly]
   omc-top ack <item-id>... [--cwd DIR | --root DIR]
-  omc-top wiki search QUERY [--limit N] [--category C] [--tag T] [--json] [--cwd DIR | --root DIR]
+  omc-top wiki search QUERY... [--limit N] [--category C] [--tag T[,T…]] [--json] [--cwd DIR | --root DIR]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
   omc-top serve [--port N] [--listen ADDR] [--cwd DIR | --root DIR] [--readonly] [--poll]
                 [--allow-host NAME]... [--all] [--host USER@BOX]...
@@ -692,7 +692,7 @@ if (isEntry) {
     (code) => exitAfterFlush(code),
     (err: unknown) => {
       if (err instanceof UsageError) {
-        printErr(`omc-top: ${err.message}\nTry omc-top --help.\n`);
+        printErr(`omc-top: ${err.message}\n${tryHelpLine(command)}\n`);
         process.exit(2);
       }
       // One line (and, asked for JSON, one JSON object on stdout), never a stack trace: internal-error.ts.

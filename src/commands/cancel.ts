@@ -48,7 +48,7 @@ export const FLAGS = {
   help: 'bool',
 } as const;
 
-export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json] [--cwd DIR | --root DIR] [--omc-version X]
+export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json] [--cwd DIR | --root DIR] [--omc-version X] [--readonly]
 
 Ends a session's OMC loop the way OMC's own cancel does and checks that it took:
 writes state/sessions/<id>/cancel-signal-state.json (OMC's 30 s cancel signal),

@@ -35,6 +35,14 @@ export function commandOf(argv: readonly string[], subcommands: ReadonlySet<stri
 }
 
 /**
+ * The line after a usage error: the help of the command that was given it (`omc-top wiki --help` lists what
+ * `wiki` takes; the top-level help only its synopsis). Every subcommand answers --help.
+ */
+export function tryHelpLine(command: string): string {
+  return command === 'the monitor' || command === '--json' ? 'Try omc-top --help.' : `Try omc-top ${command} --help.`;
+}
+
+/**
  * The error's message as one clean line. A path the error names (Node's `path` and `dest`) is shown as every path
  * is (each byte visible, io/shown-path.ts) before the line is cleaned, so it still names the same file.
  */

@@ -6,7 +6,7 @@
  */
 import { exitAfterFlush, printErr, processSink } from '../io/output.js';
 import { UsageError } from './args.js';
-import { endUncaughtAsInternal, reportInternalError } from './internal-error.js';
+import { endUncaughtAsInternal, reportInternalError, tryHelpLine } from './internal-error.js';
 import { runStatusCommand } from './status.js';
 import { faultForTest } from './test-fault.js';
 
@@ -18,7 +18,7 @@ export function statusMain(argv: readonly string[]): number {
     return runStatusCommand(argv);
   } catch (err) {
     if (err instanceof UsageError) {
-      printErr(`omc-top: ${err.message}\nTry omc-top --help.\n`);
+      printErr(`omc-top: ${err.message}\n${tryHelpLine('status')}\n`);
       return 2;
     }
     reportInternalError(processSink, 'status', false, err);

@@ -30,7 +30,7 @@ import { shownArg } from '../../io/shown-arg.js';
 import { pauseAfterFirstLineForTest } from '../test-pause.js';
 import { refuseOneProjectFlags } from '../fleet-flags.js';
 
-export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--allow-host NAME]… [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
+export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--allow-host NAME]… [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly] [--poll]
 
 A small web page with the fleet and what needs you, live, for a phone browser
 over your own ssh tunnel:  ssh -L 8377:127.0.0.1:8377 host  (see docs/reach.md).
