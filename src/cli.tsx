@@ -29,7 +29,13 @@ import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
 import { rootHints } from './commands/no-root-words.js';
 import { refuseOneProjectFlags } from './commands/fleet-flags.js';
-import { asksJson, commandOf, endUncaughtAsInternal, reportInternalError, tryHelpLine } from './commands/internal-error.js';
+import {
+  asksJson,
+  commandOf,
+  endUncaughtAsInternal,
+  reportInternalError,
+  tryHelpLine,
+} from './commands/internal-error.js';
 import { faultForTest } from './commands/test-fault.js';
 import type { Problem } from './store/types.js';
 import { followRoot, resolveRootAndOmc, type RootLookCause } from './store/omc-root.js';
