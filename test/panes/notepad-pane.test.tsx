@@ -578,6 +578,16 @@ describe('$EDITOR', () => {
     expect(m.disk()).toBe(before);
   });
 
+  it('an editor the shell cannot find is said to be not found, not as status 127', async () => {
+    const m = await mount();
+    process.env.EDITOR = '/nonexistent/ed';
+    await openNotepad(m);
+    const before = m.disk();
+    m.keys('e');
+    await m.see('/nonexistent/ed was not found (the shell could not find the command; set $EDITOR or $VISUAL)');
+    expect(m.disk()).toBe(before);
+  });
+
   it('a draft back from the editor and refused counts what changed in the discard dialog, not the whole entry', async () => {
     const m = await mount();
     // The editor adds a comment: refused (OMC would not see it), so the text waits in the in-app editor.

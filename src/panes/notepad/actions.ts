@@ -259,6 +259,16 @@ export function scratchDirText(e: unknown, env: NodeJS.ProcessEnv = process.env)
   return `$EDITOR: no scratch file: ${where} ${why}; point TMPDIR at a writable directory`;
 }
 
+/**
+ * How the editor's command ended, in words. It runs through /bin/sh, whose 127 is "command not found" and 126
+ * "found but cannot be run": said as such, not as a status the user would have to look up.
+ */
+function exitWords(status: number): string {
+  if (status === 127) return 'was not found (the shell could not find the command; set $EDITOR or $VISUAL)';
+  if (status === 126) return 'could not be run (the shell found it but may not execute it)';
+  return `exited with status ${status}`;
+}
+
 /** $EDITOR, else $VISUAL, else vi. */
 export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
   return env.EDITOR?.trim() || env.VISUAL?.trim() || 'vi';
@@ -296,7 +306,7 @@ export async function runExternalEditor(ctx: Ctx, initial: string): Promise<Exte
     const r = readTextSync(dir, name, NOTEPAD_MAX_BYTES);
     if (res.status !== 0) {
       const signal = endingSignal(res);
-      const message = `${editor} ${signal !== null ? `was ended by ${signal}` : res.status === null ? 'was ended by a signal' : `exited with status ${res.status}`}: nothing was saved`;
+      const message = `${editor} ${signal !== null ? `was ended by ${signal}` : res.status === null ? 'was ended by a signal' : exitWords(res.status)}: nothing was saved`;
       const ended = signal !== null || res.status === null || terminalHungUp();
       const changed = r.ok && normalizeDraft(r.text) !== '' && normalizeDraft(r.text) !== normalizeDraft(initial);
       return ended && changed ? { ok: false, message, left: r.text } : { ok: false, message };
