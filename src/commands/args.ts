@@ -20,13 +20,20 @@ export class UsageError extends Error {
 export const GENERAL_FLAGS: Readonly<Record<string, 'bool' | 'value'>> = { 'no-color': 'bool' };
 
 /**
- * Whether `--no-color` is among the options (before `--`). The bin sets NO_COLOR=1 for the whole process when it
- * is: the theme, chalk and doctor's terminal check read that, whichever command runs.
+ * Whether `--no-color` is among the options (before `--`), or the terminal is a monochrome one. The bin sets
+ * NO_COLOR=1 for the whole process when it is: the theme, chalk and doctor's terminal check read that, whichever
+ * command runs.
  */
-export function noColorAsked(argv: readonly string[]): boolean {
+export function noColorAsked(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
   const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).includes('--no-color');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--no-color') || monochromeTerm(env.TERM);
 }
+
+/**
+ * A terminal whose terminfo name says it shows no colour: the `-mono` and `-m` suffixes (xterm-mono, vt220-m).
+ * chalk reads only the name's start (`xterm…`) and would give it 16 colours.
+ */
+export const monochromeTerm = (term: string | undefined): boolean => term !== undefined && /-(mono|m)$/.test(term);
 
 /**
  * @param spec flag name → 'bool' | 'value'. Short aliases map to long names.

@@ -135,7 +135,7 @@ export function terminalCheck(t: TerminalFacts, env: NodeJS.ProcessEnv): DoctorC
     noColor,
   };
   const colour = noColor
-    ? 'no colour (NO_COLOR is set, or --no-color)'
+    ? 'no colour (NO_COLOR is set, --no-color, or a monochrome TERM)'
     : t.colorDepth === null
       ? 'colour unknown'
       : `${2 ** t.colorDepth} colours`;

@@ -2,7 +2,7 @@
  * Every way of saying "no colour" drops colours only: bold and inverse video are not colours, and a text field's
  * cursor is drawn in inverse (the terminal's own cursor is hidden), so without it nothing shows where the user types.
  * chalk, which Ink styles through, drops every style at its level 0, which FORCE_COLOR=0, TERM=dumb and --no-color
- * give it; NO_COLOR alone did not. The real bundle in a pty; the cell's attributes read from the headless xterm.
+ * give it; NO_COLOR alone did not. A monochrome TERM (terminfo's `-mono` / `-m`) is a way of saying it too. The real bundle in a pty; the cell's attributes read from the headless xterm.
  */
 import { waitFor } from '../helpers/fixtures.js';
 import { describe, expect, it } from '../helpers/it.js';
@@ -32,6 +32,8 @@ const SETTINGS: Array<{ name: string; env?: Record<string, string>; args?: strin
   { name: 'TERM=dumb', env: { TERM: 'dumb' } },
   { name: '--no-color', args: ['--no-color'] },
   { name: 'NO_COLOR=1', env: { NO_COLOR: '1' } },
+  // A terminal whose terminfo name says monochrome (chalk still gives xterm-* 16 colours).
+  { name: 'TERM=xterm-mono', env: { TERM: 'xterm-mono' } },
 ];
 
 describe('no colour keeps inverse video', () => {

@@ -341,7 +341,7 @@ describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
     );
     expect(check(report, 'terminal')).toMatchObject({
       status: 'warn',
-      summary: '70x20, TERM=xterm, no colour (NO_COLOR is set, or --no-color)',
+      summary: '70x20, TERM=xterm, no colour (NO_COLOR is set, --no-color, or a monochrome TERM)',
     });
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
     expect(pkg.engines.node).toBe(`>=${MIN_NODE.replace(/\.0$/, '')}`);
