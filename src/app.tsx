@@ -17,7 +17,7 @@ import { describeWriteError } from './io/safe-fs/index.js';
 import type { OmcStore, StoreStatus } from './store/store.js';
 import { useTerminalSize } from './terminal/use-size.js';
 import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
-import { frameLayout, MIN_COLUMNS, MIN_ROWS, shownProblems, tooSmallLine } from './ui/layout.js';
+import { frameLayout, shownProblems, tooSmall, tooSmallLine } from './ui/layout.js';
 import { ConfirmView, TextOverlayView } from './ui/overlays.js';
 import { InboxView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
@@ -158,7 +158,7 @@ export function App(props: AppProps) {
   else body = <pane.View state={paneState} store={store} width={width} height={paneHeight} now={now} ui={ui} />;
 
   // Hooks above run in every frame; only what is drawn differs.
-  if (size.columns < MIN_COLUMNS || size.rows < MIN_ROWS) return <Text>{tooSmallLine(size.columns)}</Text>;
+  if (tooSmall(size)) return <Text>{tooSmallLine(size.columns)}</Text>;
 
   return (
     <ThemeContext.Provider value={theme}>

@@ -16,6 +16,7 @@ import { dispatch, matchKey, type Binding, type KeySpec } from '../kit/bindings.
 import { isAnswerLine } from '../feeds/answers/items.js';
 import { HELP_SECTIONS, routeAnswerKey } from './answer-keys.js';
 import { inboxLayout } from '../ui/inbox-layout.js';
+import { tooSmall } from '../ui/layout.js';
 import { isCtrl, type InputEvent } from '../terminal/keys.js';
 import { bodyOf, contextFor, inboxRowsOf, paneById, type RouterEnv } from './env.js';
 import { paneOfProblem } from '../ui/problems-view.js';
@@ -353,6 +354,12 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
         'Ctrl-Z: no shell with job control started omc-top here, so nothing could bring it back (q quits)',
         'info',
       );
+    return;
+  }
+  // A terminal too small for the frame shows one line saying so: a key acting there would change what is not seen
+  // (a pane switched, a dialog opened and answered blind). Only quitting is offered, as the line says.
+  if (tooSmall(env.size())) {
+    if (matchKey('q', ev)) requestExit(env);
     return;
   }
   const overlay = ui.state.overlay;

@@ -25,10 +25,27 @@ export interface FrameLayout {
 export const MIN_COLUMNS = 20;
 export const MIN_ROWS = 5;
 
-/** The one line shown in a terminal smaller than MIN_COLUMNS x MIN_ROWS, cut to its width. */
+/** Whether a terminal is too small for the frame: one line says so, and only q and Ctrl-C act (input/router.ts). */
+export const tooSmall = (size: Size): boolean => size.columns < MIN_COLUMNS || size.rows < MIN_ROWS;
+
+const NEED = `${MIN_COLUMNS}x${MIN_ROWS}`;
+/** The line's wordings, longest first: the size it needs matters most, then how to leave, then whose line it is. */
+const TOO_SMALL_WORDS = [
+  `omc-top needs ${NEED} (q quits)`,
+  `needs ${NEED} (q quits)`,
+  `${NEED} (q quits)`,
+  `${NEED} q:quit`,
+  `need ${NEED}`,
+  NEED,
+];
+
+/**
+ * The one line shown in a terminal smaller than MIN_COLUMNS x MIN_ROWS: the longest wording that fits its width (the
+ * last column is left free, so the terminal does not wrap), never a wording cut in the middle of a word.
+ */
 export function tooSmallLine(columns: number): string {
-  const words = `omc-top needs ${MIN_COLUMNS}x${MIN_ROWS} (q quits)`;
-  return words.slice(0, Math.max(1, columns - 1));
+  const room = Math.max(1, columns - 1);
+  return TOO_SMALL_WORDS.find((w) => w.length <= room) ?? NEED.slice(0, room);
 }
 
 export function frameLayout(terminal: Size, problemCount: number, flash: Flash | null = null): FrameLayout {

@@ -80,22 +80,22 @@ describe('narrowing the terminal', () => {
     await resizedCleanly(h, 80, 24);
   });
 
-  it('below 20x5 one line says so (no frame wrapped into itself); q still quits; back to 80x24, the frame', async ({
+  it('below 20x5 one line says so, in words that fit (no frame wrapped into itself); q still quits; back to 80x24, the frame', async ({
     project: p,
     pty,
   }) => {
     const h = pty({ cwd: p.dir, cols: 80, rows: 24 });
     await h.waitForText(/^s:Sessions .* live$/m);
     h.resize(10, 3);
-    await waitFor(() => (h.screen()[0] ?? '').trimEnd() === 'omc-top n' && h.screen().slice(1).join('').trim() === '', {
+    await waitFor(() => (h.screen()[0] ?? '').trimEnd() === 'need 20x5' && h.screen().slice(1).join('').trim() === '', {
       timeoutMs: 10_000,
-      what: 'the one line, cut to 10 columns',
+      what: 'the one line, its wording for 10 columns (not one cut mid-word)',
     }).catch((e: Error) => {
       throw new Error(`${e.message}\nScreen:\n${h.text()}`);
     });
     await resizedCleanly(h, 80, 24);
     h.resize(19, 10);
-    await h.waitForText('omc-top needs 20x5');
+    await h.waitForText('20x5 (q quits)');
     h.write('q');
     expect(await h.waitForExit()).toBe(0);
   });

@@ -10,6 +10,7 @@ import { INBOX_BINDINGS } from '../../src/input/inbox.js';
 import { PANES } from '../../src/panes/registry.js';
 import { helpLines } from '../../src/ui/overlay-lines.js';
 import { width as cells } from '../../src/ui/format.js';
+import { tooSmallLine } from '../../src/ui/layout.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
@@ -83,6 +84,28 @@ describe('the pane kit', () => {
       },
       { what: `the line starting ${firstWords} at the top after the resize` },
     );
+  });
+
+  it('too small for the frame: the line fits in words, and keys other than q act on nothing', async () => {
+    for (const columns of [1, 5, 10, 14, 19, 28, 40]) {
+      const line = tooSmallLine(columns);
+      expect(line.length, String(columns)).toBeLessThanOrEqual(Math.max(1, columns - 1));
+      expect(line, String(columns)).toMatch(/20x5|^2/);
+    }
+    expect(tooSmallLine(10)).toBe('need 20x5');
+    const a = await open();
+    a.resize(10, 5);
+    await a.waitForText('need 20x5');
+    // Not the notepad (n), not the help (?), not a pane switch by Tab: nothing changes out of sight.
+    await a.press('n', '?', '\t');
+    expect(a.ui.state.pane).toBe('sessions');
+    expect(a.ui.state.overlay).toBeNull();
+    a.resize(80, 24);
+    await a.waitForText(sessionId(1).slice(0, 8));
+    a.resize(10, 5);
+    await a.waitForText('need 20x5');
+    await a.press('q');
+    await waitFor(() => a.exited() || null, { what: 'q quits while the terminal is too small' });
   });
 
   it('the help never cuts a key name at 80 columns and fits every line', () => {
