@@ -4,6 +4,7 @@
  * README's key table (scripts/readme-keys.mjs, checked by a test). One edit
  * per key: the three descriptions can no longer drift apart.
  */
+import { readonlyRefusal } from '../io/readonly-words.js';
 import type { Binding, BindingContext, KeySpec } from './pane.js';
 import type { InputEvent } from '../terminal/keys.js';
 
@@ -81,7 +82,7 @@ export function dispatch<S, C extends BindingContext<S>>(
   const b = bindings.find((x) => applies(x, ctx.state) && x.keys.some((k) => matchKey(k, ev)));
   if (!b) return false;
   if (b.writes && ctx.app.readonly) {
-    ctx.app.flash(b.readonlyText ?? `--readonly: ${b.hint ?? b.help} is disabled (nothing is written)`, 'error');
+    ctx.app.flash(b.readonlyText ?? readonlyRefusal(b.hint ?? b.help), 'error');
     return true;
   }
   const why = b.disabled?.(ctx) ?? null;

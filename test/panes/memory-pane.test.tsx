@@ -322,9 +322,9 @@ describe('memory pane: editing from the keyboard', () => {
     const before = fs.readFileSync(memFile(), 'utf8');
     expect(a.lines()[1]).toContain('· read-only mode (--readonly)');
     await a.press('a');
-    await a.waitForText('read-only mode (--readonly): directives cannot be added');
+    await a.waitForText('--readonly: adding a directive is disabled (nothing is written)');
     await a.press('p');
-    await a.waitForText('read-only mode (--readonly): directives cannot be changed');
+    await a.waitForText('--readonly: changing a directive is disabled (nothing is written)');
     await a.press('d');
     await waitFor(() => !a.text().includes('Remove this directive?') || null, { what: 'no confirm' });
     expect(fs.readFileSync(memFile(), 'utf8')).toBe(before);

@@ -3,6 +3,7 @@
  * what OMC's 20-cap would push out and ask first, confirm before removing,
  * then save through the memory domain (locked, atomic, merged or refused).
  */
+import { readonlyRefusal } from '../../io/readonly-words.js';
 import { directiveKey, type DirectiveOp } from '../../store/memory/rules.js';
 import { DirectiveInputSchema } from '../../store/memory/schema.js';
 import { SaveRefused } from '../../store/memory/domain.js';
@@ -18,7 +19,7 @@ type Ctx = KeyContext<MemoryPaneState>;
 function refuseIfBlocked(ctx: Ctx): boolean {
   const domain = ctx.store.memory;
   if (ctx.app.readonly) {
-    ctx.app.flash('read-only mode (--readonly): directives cannot be changed', 'error');
+    ctx.app.flash(readonlyRefusal('changing a directive'), 'error');
     return true;
   }
   const block = domain.getSnapshot().writeBlock;

@@ -5,6 +5,7 @@
  * from the keyboard; a compact project summary; and the exact SessionStart
  * injection (v).
  */
+import { readonlyRefusal } from '../../io/readonly-words.js';
 import { rootWriteBlock } from '../../ui/not-known.js';
 import type { Binding } from '../../kit/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
@@ -91,7 +92,7 @@ const onRow = (f: (ctx: Ctx, row: Row) => void) => (ctx: Ctx) => {
   const row = selectedRow(ctx);
   if (row) f(ctx, row);
 };
-const CANNOT_CHANGE = 'read-only mode (--readonly): directives cannot be changed';
+const CANNOT_CHANGE = readonlyRefusal('changing a directive');
 /** A key that changes the form: held while a kept draft is offered (r or d first). */
 const unlessOffer = (run: (ctx: Ctx) => void) => (ctx: Ctx) => {
   if (ctx.state.offer) ctx.app.flash(OFFER_PENDING, 'info');
@@ -185,7 +186,7 @@ const bindings: Binding<S>[] = [
     hint: 'add',
     when: LIST,
     writes: true,
-    readonlyText: 'read-only mode (--readonly): directives cannot be added',
+    readonlyText: readonlyRefusal('adding a directive'),
     disabled: writeBlock,
     offered: rootReadable,
     run: (c) => openForm(c, openAddForm),
@@ -196,7 +197,7 @@ const bindings: Binding<S>[] = [
     hint: 'edit',
     when: LIST,
     writes: true,
-    readonlyText: 'read-only mode (--readonly): directives cannot be edited',
+    readonlyText: readonlyRefusal('editing a directive'),
     disabled: needsRow,
     offered: rootReadable,
     run: onRow((c, sel) => openForm(c, (s) => openEditForm(s, sel.key, sel.directive))),

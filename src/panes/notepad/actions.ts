@@ -3,6 +3,7 @@
  * prunes (through the domain, under OMC's lock), confirmations, and handing
  * a text to $EDITOR the way `git commit` does.
  */
+import { readonlyRefusal } from '../../io/readonly-words.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +41,7 @@ type Ctx = KeyContext<NotepadPaneState>;
 /** True when writing is allowed; otherwise says why (the key does nothing else). */
 export function canWrite(ctx: Ctx, what: string): boolean {
   if (ctx.app.readonly) {
-    ctx.app.flash(`--readonly: ${what} is disabled (nothing is written)`, 'error');
+    ctx.app.flash(readonlyRefusal(what), 'error');
     return false;
   }
   const block = ctx.store.notepad.editRefusal();

@@ -5,6 +5,7 @@
  * that only wrote its next iteration is still the loop to end), run the recipe
  * and hand the result to the tracker that shows the countdown and the verdict.
  */
+import { readonlyRefusal } from '../../io/readonly-words.js';
 import type { CancelPlan } from '../../store/cancel/plan.js';
 import { cancelDialog, carryOutCancel, planCancelFor } from '../../feeds/answers/cancel-plan.js';
 import { unrecordedText } from '../../store/cancel/words.js';
@@ -28,7 +29,7 @@ export function requestCancel(
 ): void {
   const verb = pauseOnly ? 'pause' : 'cancel';
   if (ctx.app.readonly) {
-    ctx.app.flash(`--readonly: ${verb} is disabled (nothing is written)`, 'error');
+    ctx.app.flash(readonlyRefusal(verb), 'error');
     return;
   }
   if (s.kind === 'session' && !isValidSessionId(s.id)) {

@@ -13,6 +13,7 @@
  * milliseconds and re-checks the file under it: a file that changed since the
  * plan (e.g. a Stop event wrote the next iteration) is left alone and reported.
  */
+import { READONLY_NOTHING_WRITTEN } from '../../io/readonly-words.js';
 import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '../../io/safe-fs/index.js';
 import { LEDGER_END_REL, recordRunEnd } from '../runs/ledger-end.js';
 import { stateOwner } from '../sessions/omc-rules.js';
@@ -278,7 +279,7 @@ export async function executeCancel(
   confirmed: CancelPlan,
   opts: ExecuteOptions,
 ): Promise<ExecuteOutcome> {
-  if (opts.readonly) return { kind: 'refused', message: '--readonly: nothing was written' };
+  if (opts.readonly) return { kind: 'refused', message: READONLY_NOTHING_WRITTEN };
   const fresh = planCancel(root, confirmed.request, opts.now());
   if (!fresh.ok) return { kind: 'refused', message: fresh.message, nothing: fresh.code !== 'invalid-id' };
   // Re-ask only when what would be done changed; a loop that merely moved on is still the loop the user meant.

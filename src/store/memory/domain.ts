@@ -6,6 +6,7 @@
  * (so whatever OMC wrote meanwhile is kept: every other key, unknown keys
  * included), atomically, pretty-printed like OMC (2 spaces, no newline).
  */
+import { READONLY_NOTHING_WRITTEN } from '../../io/readonly-words.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { withFileLock } from '../../io/file-lock.js';
 import { atomicWriteSync, parseJsonText, readTextSync, type ReadOk } from '../../io/safe-fs/index.js';
@@ -192,7 +193,7 @@ export class MemoryDomain implements Domain {
     op: DirectiveOp,
     agreedDropped: readonly string[] = [],
   ): Promise<{ dropped: Directive[]; changed: Directive | null; kept: readonly string[] }> {
-    if (this.readonly) throw new SaveRefused('read-only mode (--readonly): nothing was written');
+    if (this.readonly) throw new SaveRefused(READONLY_NOTHING_WRITTEN);
     const outcome = await withFileLock(
       this.root,
       MEMORY_FILE,
