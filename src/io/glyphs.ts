@@ -72,9 +72,9 @@ const ASCII_FOR: Readonly<Record<string, string>> = {
   '”': '"',
   '»': '>',
   '↔': '/',
-  'ℹ': 'i',
+  ℹ: 'i',
   '⁴': '4',
-  'ˣ': 'x',
+  ˣ: 'x',
   '\u00a0': ' ',
 };
 

@@ -28,7 +28,11 @@ describe('a broken config file', () => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cfgdir-'));
     const configFile = path.join(home, 'config', 'omc-top', 'config.json');
     fs.mkdirSync(configFile, { recursive: true });
-    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), CLAUDE_CONFIG_DIR: path.join(home, 'claude') };
+    const env = {
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, 'config'),
+      CLAUDE_CONFIG_DIR: path.join(home, 'claude'),
+    };
 
     const json = JSON.parse(
       execFileSync(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), '--json', '--root', p.root], {

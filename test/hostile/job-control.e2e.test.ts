@@ -141,7 +141,8 @@ describe('job control in a real terminal', () => {
       await h.settle();
       const stoppedAt = h.output.length;
 
-      if (how === 'bg') h.write('\r'); // the shell's `read` returns and it runs `bg`
+      if (how === 'bg')
+        h.write('\r'); // the shell's `read` returns and it runs `bg`
       else process.kill(pid, 'SIGCONT');
       await until('the job running in the background', () => state(pid) !== 'T');
       process.kill(pid, 'SIGTSTP');

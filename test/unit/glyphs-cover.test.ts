@@ -38,7 +38,12 @@ function drawnGlyphs(): Map<string, string> {
     const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, kind);
     const visit = (n: ts.Node): void => {
       if (ts.isStringLiteralLike(n) || ts.isTemplateLiteralToken(n) || ts.isJsxText(n)) note(n.text, file);
-      if (ts.isJsxAttribute(n) && n.name.getText() === 'borderStyle' && n.initializer && ts.isStringLiteral(n.initializer))
+      if (
+        ts.isJsxAttribute(n) &&
+        n.name.getText() === 'borderStyle' &&
+        n.initializer &&
+        ts.isStringLiteral(n.initializer)
+      )
         note(Object.values(boxes[n.initializer.text as keyof typeof boxes]).join(''), file);
       ts.forEachChild(n, visit);
     };
