@@ -15,12 +15,12 @@
  * - OMC's setup writes `<!-- OMC:VERSION:x.y.z -->` into the CLAUDE.md it manages (the user's
  *   `<config>/CLAUDE.md`, or the project's `.claude/CLAUDE.md` for a local setup).
  *
- * Precedence: `--omc-version` > `CLAUDE_PLUGIN_ROOT` (a hook's own environment) > a live Claude
- * process of this project started with `--plugin-dir <OMC>` > the enabled plugin in the registry >
- * the `OMC:VERSION` marker > a global npm install (the legacy, non-plugin setup). Unknown → the
- * newest book, marked assumed (and the statuses say where the books disagree). Every file is read
- * through fsx. A session whose own Claude process says more (its `--plugin-dir`) is judged by
- * that: `installForProcess`.
+ * Precedence: `--omc-version` > `CLAUDE_PLUGIN_ROOT` (a hook's own environment) > the enabled
+ * plugin in the registry > the `OMC:VERSION` marker > a global npm install (the legacy, non-plugin
+ * setup) > (only where none of those names an OMC) a live Claude process of this project started
+ * with `--plugin-dir <OMC>`. Unknown → the newest book, marked assumed (and the statuses say where
+ * the books disagree). Every file is read through fsx. A session whose own Claude process says
+ * more (its `--plugin-dir`) is judged by that, and only that session: `installForProcess`.
  */
 import path from 'node:path';
 import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
@@ -370,28 +370,6 @@ export function detectOmcInstall(opts: {
     (opts.processes !== false && projectDir !== null ? projectClaudeConfig(projectDir, env) : null);
   // The hooks of a Claude started with CLAUDE_CONFIG_DIR run the OMC enabled there, not in omc-top's own directory.
   const config = looked?.config.dir ?? own;
-  if (opts.processes !== false && projectDir !== null) {
-    // Running Claude processes of this project: what they were started with is what their hooks run. Those of the
-    // registry omc-top reads, and those found working here with another config directory (their own registry).
-    const probe = opts.probe ?? systemProbe();
-    const live: Array<Pick<RegistryEntry, 'pid' | 'cwd' | 'procStart'>> = readRegistry(own).entries.filter(
-      (e) => e.cwd !== null && inside(projectDir, e.cwd) && judgeProcess(e, probe).status !== 'gone',
-    );
-    for (const c of looked?.claudes ?? []) if (!live.some((e) => e.pid === c.pid)) live.push(c);
-    for (const e of live) {
-      const found = installForProcess(e, (d) => omcVersionAt(d, reads));
-      if (found)
-        candidates.push({
-          version: found.version,
-          source: found.source,
-          // The plugin directory the process was started with (its own candidate), as doctor names it.
-          path: found.candidates[0]?.path ?? '',
-          tag: '--plugin-dir',
-          process: found.process,
-        });
-    }
-  }
-
   const registry = obj(readObj(config, 'plugins/installed_plugins.json', refused, CLAUDE_DIR_READ, reads)?.plugins);
   // Narrowest scope first: local > project > user (Claude Code's settings precedence).
   const layers: Array<{ scope: string; map: Map<string, boolean> }> = [];
@@ -465,6 +443,31 @@ export function detectOmcInstall(opts: {
       path: globalDir,
       tag: 'npm',
     });
+
+  if (opts.processes !== false && projectDir !== null) {
+    // Running Claude processes of this project started with `--plugin-dir`: what each was started with is what its
+    // own hooks run, and its session is judged by that (session-installs.ts), never the project's other sessions. A
+    // session beside it runs the project's plugin; only where the project names no OMC at all (nothing enabled, no
+    // marker, no npm install) is such a process's OMC the best guess left for a session without one of its own.
+    // Those of the registry omc-top reads, and those found working here with another config directory.
+    const probe = opts.probe ?? systemProbe();
+    const live: Array<Pick<RegistryEntry, 'pid' | 'cwd' | 'procStart'>> = readRegistry(own).entries.filter(
+      (e) => e.cwd !== null && inside(projectDir, e.cwd) && judgeProcess(e, probe).status !== 'gone',
+    );
+    for (const c of looked?.claudes ?? []) if (!live.some((e) => e.pid === c.pid)) live.push(c);
+    for (const e of live) {
+      const found = installForProcess(e, (d) => omcVersionAt(d, reads));
+      if (found)
+        candidates.push({
+          version: found.version,
+          source: found.source,
+          // The plugin directory the process was started with (its own candidate), as doctor names it.
+          path: found.candidates[0]?.path ?? '',
+          tag: '--plugin-dir',
+          process: found.process,
+        });
+    }
+  }
 
   const listed = candidates.map(({ version, source, path: p }) => ({ version, source, path: p }));
   const override = opts.override === undefined ? null : cleanVersion(opts.override);

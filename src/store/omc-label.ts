@@ -22,12 +22,23 @@ export function omcLabel(omc: OmcInstall, seen: readonly SessionOmc[] = []): str
  */
 const ownTag = (x: { sourceTag: string }) => x.sourceTag === '--plugin-dir' || x.sourceTag === TRANSCRIPT_TAG;
 
+/** Releases in order, oldest first; an unknown one ("?") last. */
+const byRelease = (a: string, b: string): number => {
+  const n = (v: string) => /^(\d+)\.(\d+)\.(\d+)/.exec(v)?.slice(1).map(Number) ?? null;
+  const x = n(a);
+  const y = n(b);
+  if (x === null || y === null) return (x === null ? 1 : 0) - (y === null ? 1 : 0);
+  return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+};
+
 function knownLabel(omc: OmcInstall, seen: readonly SessionOmc[]): string {
   const own = seen.filter(ownTag);
   if (own.length > 0) {
     const versions = [...new Set(own.map((x) => x.version ?? '?'))];
     const project = omc.assumed || omc.version === null ? [] : [omc.version];
-    const all = [...new Set([...project, ...versions])];
+    // Oldest first, whichever judged where: "4.4.4/5.5.0" reads the same for a 4.4.4 plugin beside a 5.5.0
+    // --plugin-dir as for the reverse.
+    const all = [...new Set([...project, ...versions])].sort(byRelease);
     // "(--plugin-dir)" while any session's Claude is known by its flags; else "(transcript)".
     const tag = own.some((x) => x.sourceTag === '--plugin-dir') ? '--plugin-dir' : TRANSCRIPT_TAG;
     if (all.length === 1) return `OMC ${versions[0]} (${tag}${own[0]?.exact ? '' : ` · ${own[0]?.rules} rules`})`;

@@ -45,6 +45,14 @@ describe('header: which OMC', () => {
     expect(f).toContain('OMC 5.5.0 (--plugin-dir)');
     expect(f).not.toContain('assumed');
   });
+  it('a 5.5.0 plugin beside a 4.4.4 --plugin-dir session: both releases, oldest first, as for the reverse', () => {
+    const seen444 = [{ ...seenPluginDir550[0]!, version: '4.4.4', rules: '4.4.4' as const }];
+    const f = headerFrame({
+      sessions: { ...EMPTY_SESSIONS, omcSeen: seen444 },
+      omc: makeOmcInstall('5.5.0', 'plugin oh-my-claudecode@dev', 'plugin'),
+    });
+    expect(f).toContain('OMC 4.4.4/5.5.0 (pe');
+  });
   it('gives its source up before the root path, and keeps its short form while the path keeps room', () => {
     const root = '/tmp/a-rather-long-project-directory-name/with/more/parts/.omc';
     const f = frame(90, root, omc('5.5.0'));
