@@ -9,7 +9,7 @@ import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../store/claude/config-dir
 import { isRegistryDirProblem, readRegistry } from '../store/claude/registry.js';
 import { configWords, projectClaudeConfig, type ProjectClaudeConfig } from '../store/claude/project-config.js';
 import { isDirectorySync, listDirSync } from '../io/safe-fs/index.js';
-import { detectOmcInstall, refusalWords } from '../store/omc-install.js';
+import { alongsideWords, detectOmcInstall, refusalWords } from '../store/omc-install.js';
 import { npmGlobalPrefix } from '../store/npm-prefix.js';
 import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
 import { configCheck } from './doctor-config.js';
@@ -82,13 +82,17 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null, pc?: Projec
     id: 'omc',
     title: 'OMC install',
     // A file that decides the version and was refused may make the answer wrong: a warning that names it.
-    status: omc.assumed || omc.refused.length > 0 ? 'warn' : 'ok',
+    // Two OMC plugins enabled: both Stop hooks run, which no one install's rules say alone.
+    status: omc.assumed || omc.refused.length > 0 || alongsideWords(omc) !== null ? 'warn' : 'ok',
     summary: omc.version
-      ? `oh-my-claudecode ${omc.version} (${omc.source}); reading state with ${omc.rules} rules`
+      ? `oh-my-claudecode ${omc.version} (${omc.source}); reading state with ${[
+          ...new Set([omc, ...(omc.alongside ?? [])].map((i) => i.rules)),
+        ].join(' and ')} rules${omc.alongside?.length ? ' (a block by either wins)' : ''}`
       : // The source already says it assumes (omc-install.ts): the book's number is added, "assuming" said once.
         `${omc.source} (OMC ${omc.rules})`,
     details: [
       ...omc.refused.map((r) => `not read: ${refusalWords(r)}`),
+      ...[alongsideWords(omc)].flatMap((w) => (w === null ? [] : [`warning: ${w}`])),
       ...omc.candidates.map(
         (c) => `found: ${c.version ?? 'unknown version'}${c.path ? ` at ${shownPath(c.path)}` : ''} (${c.source})`,
       ),

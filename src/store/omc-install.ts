@@ -62,6 +62,12 @@ export interface OmcInstall {
    * never kept in its name.
    */
   process?: { pid: number; procStart: string | null; dir?: string };
+  /**
+   * Other OMC plugins enabled beside this one (two marketplaces' `oh-my-claudecode@…` both on): Claude Code runs every
+   * enabled plugin's Stop hook, and any one that blocks holds the agent. Each session is judged by every book among
+   * them, a block winning (sessions/verdicts.ts); every surface warns (doctor, a problem line, the source's words).
+   */
+  alongside?: readonly OmcInstall[];
 }
 
 export interface OmcFileRefusal {
@@ -219,7 +225,31 @@ export const refusalWords = (r: OmcFileRefusal): string => `${shownPath(r.path)}
 
 /** What makes two answers the same for the monitor: a change of any is a change of what judges. */
 export const installKey = (i: OmcInstall): string =>
-  JSON.stringify([i.version, i.source, i.assumed, i.refused.map((r) => [r.path, r.why])]);
+  JSON.stringify([
+    i.version,
+    i.source,
+    i.assumed,
+    i.refused.map((r) => [r.path, r.why]),
+    (i.alongside ?? []).map((a) => [a.version, a.source]),
+  ]);
+
+/** "plugin oh-my-claudecode@omc 4.4.4": another enabled OMC plugin, as the warnings name it. */
+const pluginWords = (i: OmcInstall): string =>
+  `${i.source.replace(/; also enabled: .*$/, '').replace(/ \(enabled in [^)]*\)$/, '')} ${i.version ?? '?'}`;
+
+/**
+ * The warning every surface gives when two OMC plugins are enabled at once (doctor, the problem line), or null: both
+ * Stop hooks run, so omc-top judges each session by each release's rules and the block wins.
+ */
+export function alongsideWords(i: OmcInstall): string | null {
+  if (!i.alongside || i.alongside.length === 0) return null;
+  const all = [i, ...i.alongside].map(pluginWords).join(' and ');
+  return (
+    `${i.alongside.length + 1} OMC plugins are enabled at once (${all}): Claude Code runs each one's Stop hook and ` +
+    'any that blocks holds the agent, so each session is judged by every one of their rules (a block wins); ' +
+    'disable all but one (claude plugin disable)'
+  );
+}
 
 /**
  * What a live Claude Code process says about the OMC its hooks run: the OMC among its
@@ -475,7 +505,13 @@ export function detectOmcInstall(opts: {
   const found = candidates.find((c) => c.version !== null);
   if (found) {
     const install = installOf(found.version, found.source, found.tag, listed, refused);
-    return found.process ? { ...install, process: found.process } : install;
+    if (found.process) return { ...install, process: found.process };
+    // Every enabled OMC plugin's hooks run, not only the first one named: the others judge beside it.
+    const others = found.tag === 'plugin' ? candidates.filter((c) => c !== found && c.tag === 'plugin') : [];
+    const alongside = others.flatMap((c) => (c.version === null ? [] : [installOf(c.version, c.source, c.tag, [])]));
+    if (alongside.length === 0) return install;
+    const also = alongside.map(pluginWords).join(', ');
+    return { ...install, source: `${install.source}; also enabled: ${also} (both Stop hooks run)`, alongside };
   }
   // Not found because a file was refused is not the same as none there: the source names the file and why.
   const source =
@@ -483,6 +519,20 @@ export function detectOmcInstall(opts: {
       ? `not found (${refused.map(refusalWords).join('; ')}): assuming the newest rules`
       : 'not found: assuming the newest rules';
   return installOf(null, source, 'assumed', listed, refused, true);
+}
+
+/**
+ * The install that judges a session of a project with several OMC plugins enabled (`base.alongside`) where `other`'s
+ * Stop hook blocks and `base`'s would not: the source says which blocks and that the other runs too.
+ */
+export function blockingInstall(other: OmcInstall, base: OmcInstall): OmcInstall {
+  return {
+    ...other,
+    source:
+      `${other.source}, whose Stop hook blocks here (OMC ${base.version ?? '?'}'s, enabled too, would let it stop; ` +
+      'Claude Code runs both and a block wins)',
+    alongside: [base, ...(base.alongside ?? []).filter((a) => a !== other)],
+  };
 }
 
 /** What a running monitor says once when another OMC judges now: "OMC 5.5.0 now (was 4.4.4): verdicts re-judged". */

@@ -44,6 +44,11 @@ function knownLabel(omc: OmcInstall, seen: readonly SessionOmc[]): string {
     if (all.length === 1) return `OMC ${versions[0]} (${tag}${own[0]?.exact ? '' : ` · ${own[0]?.rules} rules`})`;
     return `OMC ${all.join('/')} (per session)`;
   }
+  // Several OMC plugins enabled: every one's Stop hook runs, so the header names them all.
+  if (omc.alongside && omc.alongside.length > 0) {
+    const all = [...new Set([omc, ...omc.alongside].map((i) => i.version ?? '?'))].sort(byRelease);
+    return `OMC ${all.join('+')} (${omc.alongside.length + 1} plugins)`;
+  }
   const tag = omc.sourceTag === 'env' ? 'CLAUDE_PLUGIN_ROOT' : omc.sourceTag;
   return `OMC ${omc.version ?? '?'} (${tag}${omc.book.exact ? '' : ` · ${omc.rules} rules`})`;
 }

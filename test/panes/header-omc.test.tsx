@@ -1,5 +1,6 @@
 /** The header names the OMC whose rules the statuses use, when the root path still fits beside it. */
 import { makeOmcInstall } from '../../src/store/omc-install.js';
+import { omcLabel } from '../../src/store/omc-label.js';
 import React from 'react';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -52,6 +53,11 @@ describe('header: which OMC', () => {
       omc: makeOmcInstall('5.5.0', 'plugin oh-my-claudecode@dev', 'plugin'),
     });
     expect(f).toContain('OMC 4.4.4/5.5.0 (pe');
+  });
+  it('two OMC plugins enabled at once: the header names both releases, whose hooks both run', () => {
+    const five = makeOmcInstall('5.5.0', 'plugin oh-my-claudecode@dev (enabled in user settings)', 'plugin');
+    const four = makeOmcInstall('4.4.4', 'plugin oh-my-claudecode@omc (enabled in user settings)', 'plugin');
+    expect(omcLabel({ ...five, alongside: [four] })).toBe('OMC 4.4.4+5.5.0 (2 plugins)');
   });
   it('gives its source up before the root path, and keeps its short form while the path keeps room', () => {
     const root = '/tmp/a-rather-long-project-directory-name/with/more/parts/.omc';

@@ -8,6 +8,9 @@ import type { OmcInstall } from '../omc-install.js';
 
 /** Why a pause is refused for the OMC that runs the session's hooks (each surface adds how to cancel), or null. */
 export function pauseRefusal(install: OmcInstall): string | null {
-  if (install.rules !== '4.4.4' || install.assumed) return null;
-  return `OMC ${install.version ?? install.rules} runs this session's hooks (${install.source}); its Stop hook never reads cancel signals, so a pause would pause nothing`;
+  if (install.assumed) return null;
+  // Several OMC plugins enabled: each one's Stop hook runs, and a 4.4.4 among them keeps blocking through a pause.
+  const deaf = [install, ...(install.alongside ?? [])].find((i) => i.rules === '4.4.4');
+  if (!deaf) return null;
+  return `OMC ${deaf.version ?? deaf.rules} runs this session's hooks (${deaf.source}); its Stop hook never reads cancel signals, so a pause would pause nothing`;
 }

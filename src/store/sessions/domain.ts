@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { shownPath } from '../../io/shown-path.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
-import { makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
+import { alongsideWords, makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
 import { GOALS_REL, type StopFacts } from '../verdict/index.js';
 import { VerdictBook, type GlobalRead } from './verdicts.js';
 import { listDirSync, notReadHere, readTextSync, statSync, type ReadFailureCode } from '../../io/safe-fs/index.js';
@@ -1034,9 +1034,15 @@ export function flockInstalled(): boolean {
 
 /** Each refused file that decides the OMC version, as a problem line naming it and why. */
 function refusalProblems(i: OmcInstall): readonly Problem[] {
-  return i.refused.map((r) => ({
+  const refused = i.refused.map((r) => ({
     path: shownPath(r.path),
     message: `${r.why}; the OMC version is found without it (${i.assumed ? 'not found: newest rules assumed' : `OMC ${i.version ?? '?'}, ${i.source}`})`,
     severity: 'warning' as const,
   }));
+  // Two OMC plugins enabled at once: both Stop hooks run (the verdicts take a block from either); said as a problem.
+  const both = alongsideWords(i);
+  const where = i.candidates.find((c) => c.source.startsWith('plugin '))?.path;
+  return both === null
+    ? refused
+    : [...refused, { path: where ? shownPath(where) : '', message: both, severity: 'warning' }];
 }

@@ -5,7 +5,7 @@
  * each file is judged by the verdict of the session whose hook would read it.
  */
 import path from 'node:path';
-import type { OmcInstall } from '../omc-install.js';
+import { blockingInstall, type OmcInstall } from '../omc-install.js';
 import type { HardMax, HookContext, HookTree, RulesVersion, SessionVerdict, StopFacts } from '../verdict/index.js';
 import { GLOBAL_PREFIX, RULE_BOOKS, STOP_HOOK_OFF_RULE, stopVerdict } from '../verdict/index.js';
 import type { FileRecords } from './file-records.js';
@@ -185,8 +185,43 @@ export class VerdictBook {
     return this.installOf(sid).rules;
   }
 
+  /**
+   * The OMC that judges `sid`: its own, or, where several OMC plugins are enabled (OmcInstall.alongside), the first
+   * whose Stop hook blocks (Claude Code runs them all, and one block holds the agent), else the first named.
+   */
   installOf(sid: string | null): OmcInstall {
-    return this.inputs.installOf(sid ?? '');
+    const base = this.inputs.installOf(sid ?? '');
+    if (sid === null || !base.alongside || base.alongside.length === 0) return base;
+    let picked = this.picked.get(sid);
+    if (picked === undefined) this.picked.set(sid, (picked = this.pickBlocking(sid, base, base.alongside)));
+    return picked;
+  }
+
+  private readonly picked = new Map<string, OmcInstall>();
+
+  private pickBlocking(sid: string, base: OmcInstall, others: readonly OmcInstall[]): OmcInstall {
+    if (this.judgeOf(sid, base)(base.rules).decision === 'block') return base;
+    const other = others.find((o) => o.rules !== base.rules && this.judgeOf(sid, o)(o.rules).decision === 'block');
+    return other ? blockingInstall(other, base) : base;
+  }
+
+  /**
+   * `sid`'s Stop under any book, from the publish's inputs; `install`'s version's known gaps applied (its book's
+   * other readings are asked only when no version is known, with none).
+   */
+  private judgeOf(sid: string, install: OmcInstall): (rules: RulesVersion) => SessionVerdict {
+    const cwd = this.cwdOf(sid);
+    const hardMax = this.inputs.hardMaxOf?.(cwd, sid);
+    return judgeLater(this.tree, {
+      sessionId: sid,
+      cwd,
+      now: this.inputs.now,
+      stop: this.inputs.factsOf(sid),
+      flock: this.inputs.flock,
+      ...(hardMax ? { hardMax } : {}),
+      ...(this.inputs.hooksOff ? { hooksOff: this.inputs.hooksOff } : {}),
+      ...(install.book.lacks?.length ? { lacks: install.book.lacks } : {}),
+    });
   }
 
   /** The hook runs in the session's cwd (session-started.json), else the project directory. */
@@ -211,19 +246,7 @@ export class VerdictBook {
     let v = this.memo.get(sid);
     if (!v) {
       const install = this.installOf(sid);
-      const cwd = this.cwdOf(sid);
-      const hardMax = this.inputs.hardMaxOf?.(cwd, sid);
-      const judge = judgeLater(this.tree, {
-        sessionId: sid,
-        cwd,
-        now: this.inputs.now,
-        stop: this.inputs.factsOf(sid),
-        flock: this.inputs.flock,
-        ...(hardMax ? { hardMax } : {}),
-        ...(this.inputs.hooksOff ? { hooksOff: this.inputs.hooksOff } : {}),
-        // A known version's gaps (its book's other readings are asked only when no version is known, with none).
-        ...(install.book.lacks?.length ? { lacks: install.book.lacks } : {}),
-      });
+      const judge = this.judgeOf(sid, install);
       // The verdict is this call's own: it takes the readings in place of a copy with them. Only this book's
       // reading collects what could not be read: it is the verdict shown (the others are alternatives to it).
       // One scratch list for every session (kept only when something was not read), not one per session.
