@@ -603,7 +603,12 @@ function resolveCwdFlavor(
   notices: string[],
 ): RootResolution {
   const top = git.topLevel(cwd);
-  const anchor = top ?? cwd;
+  // The hook keeps state in `<its cwd>/.omc` (4.4.4's persistent-mode.cjs and keyword hook: `data.cwd`), and Claude
+  // Code gives it the directory Claude was started in: a Claude started in a subdirectory keeps its own `.omc` there.
+  // Run lower than the Claude it watches (the top level's `.omc` there, none here), omc-top reads the top level's.
+  const own = path.join(cwd, '.omc');
+  const topRoot = top !== null && top !== cwd ? path.join(top, '.omc') : null;
+  const anchor = topRoot !== null && !isDirectorySync(own) && isDirectorySync(topRoot) ? (top as string) : cwd;
   const root = path.join(anchor, '.omc');
   looked.push(root);
   if (stateDir)
@@ -617,17 +622,21 @@ function resolveCwdFlavor(
     notices.push(
       `this is a submodule of ${shownPath(sup)}: ${who} keeps its state here in ${shownPath(root)} (OMC 4.15 and later use ${shownPath(path.join(sup, '.omc'))})`,
     );
-  const sub = path.join(cwd, '.omc');
-  if (cwd !== anchor && isDirectorySync(sub))
+  const atTop = top !== null && anchor === top;
+  if (topRoot !== null && anchor === cwd && isDirectorySync(topRoot))
     notices.push(
-      `${shownPath(sub)} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
+      `${shownPath(topRoot)} also exists: OMC hooks started at the top level keep state there (use --root to view it)`,
     );
   return {
     root,
-    rule: top ? 'git' : 'cwd-4x',
+    rule: atTop ? 'git' : 'cwd-4x',
     // The release that decided, as the 5.5 rule names its own ("$HOME/.omc (OMC 5.5.0)"): what it ignores
     // (OMC_STATE_DIR, a marker) is a notice when it is there, not part of every header.
-    explain: top ? `${sup ? 'submodule' : 'git'} top-level (${decider})` : `not a git repo: ./.omc (${decider})`,
+    explain: atTop
+      ? `${sup ? 'submodule' : 'git'} top-level (${decider})`
+      : top !== null
+        ? `./.omc where the hooks run (${decider})`
+        : `not a git repo: ./.omc (${decider})`,
     exists: isDirectorySync(root),
     looked,
     notices,

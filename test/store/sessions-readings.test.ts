@@ -38,6 +38,21 @@ function open(p: TempProject, newStore: (o: OmcStoreOptions) => OmcStore, versio
 }
 
 describe('readings of every rule book (OMC version unknown)', () => {
+  it("the detail says 'not found' once, then the book assumed", ({ emptyProject: p, newStore }) => {
+    writeOmcJson(path.join(p.root, `state/sessions/${S}/ultrawork-state.json`), ULTRAWORK);
+    const store = newStore({
+      root: p.root,
+      watch: 'none',
+      clock: () => NOW,
+      projectDir: p.dir,
+      omc: makeOmcInstall(null, 'not found: assuming the newest rules', 'assumed'),
+    });
+    store.start();
+    const s = store.sessions.getSnapshot().sessions.find((x) => x.id === S)!;
+    const line = detailLines(s, NOW, 400).find((l) => l.text.startsWith('OMC'))?.text;
+    expect(line).toBe('OMC: not found; judged by the 5.5.0 rules (the newest, assumed)');
+  });
+
   it('shows where the books disagree, as each book decides on its own', ({ emptyProject: p, newStore }) => {
     const snap = open(p, newStore, null);
     const s = snap.sessions.find((x) => x.id === S)!;

@@ -172,7 +172,8 @@ export function detailLines(
   if (s.omc) {
     push(
       s.omc.assumed
-        ? `OMC: not found (${s.omc.source}); judged by the ${s.omc.rules} rules`
+        ? // The source already says "not found" (and which files were refused): said once, then the book assumed.
+          `OMC: ${s.omc.source.replace(/: assuming the newest rules$/, '')}; judged by the ${s.omc.rules} rules (the newest, assumed)`
         : `OMC ${s.omc.version ?? '?'}: ${s.omc.source}; judged by the ${s.omc.rules} rules${s.omc.exact ? '' : ' (not its own book)'}`,
       s.omc.assumed || !s.omc.exact ? 'warn' : 'dim',
     );
