@@ -150,7 +150,8 @@ export class HardMaxConfig {
     const key = securityKey(sec);
     const pk = processKey(proc);
     if (this.asked.get(pk)?.key !== key) {
-      if (this.asked.size > 256) this.asked.clear();
+      // Above the Claudes one machine runs (see HookEnv's ENVIRON_KEPT): cleared, every process is asked anew.
+      if (this.asked.size > 2048) this.asked.clear();
       this.asked.set(pk, { proc, key });
     }
     const memoKey = `${cwd}\u0000${key}`;

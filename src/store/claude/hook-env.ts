@@ -101,6 +101,9 @@ interface Layer {
 
 const SETTINGS_MAX_BYTES = 4 * 1024 * 1024;
 
+/** How many processes' environments are kept (HookEnv.environOf). */
+export const ENVIRON_KEPT = 2048;
+
 export class HookEnv {
   private layers: Layer[] | null = null;
   private key = '';
@@ -196,10 +199,13 @@ export class HookEnv {
   private environOf(c: LiveClaude): Map<string, string> | null {
     const key = environKey(c);
     if (!this.environs.has(key)) {
-      // Kept only for the processes seen now: a fleet's long watch must not hold every Claude it ever saw.
-      if (this.environs.size > 64) {
-        this.environs.clear();
-        this.environWhy.clear();
+      // Bounded, so a fleet's long watch does not hold every Claude it ever saw, but well above the Claudes one
+      // machine runs: the 5 s look asks every session's process again, and a bound below their number (it was 64)
+      // read each /proc/<pid>/environ anew on every look (200 live Claudes: idle CPU ×2.8). The oldest goes first.
+      if (this.environs.size >= ENVIRON_KEPT) {
+        const oldest = this.environs.keys().next().value as string;
+        this.environs.delete(oldest);
+        this.environWhy.delete(oldest);
       }
       const r = environOfProcess(c.pid);
       this.environs.set(key, r.ok ? r.env : null);
