@@ -126,6 +126,8 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
   // What every open stream has been sent so far (they are all sent the same events, in the same order).
   let last: { json: string; picture: Picture } | null = null;
   let scheduled = false;
+  /** close() was called: the streams are ended, and a broadcast already scheduled sends nothing. */
+  let closed = false;
   /**
    * Brings every open stream to the current picture: the rows and fields that changed (delta.ts), or the whole
    * picture when that is shorter. A stream opened later starts from `last`, sent whole.
@@ -143,19 +145,22 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     const size = Buffer.byteLength(text);
     for (const s of streams.values()) sendTo(s, text, size);
   };
+  /** A stream that takes no more writes: its socket gone, or its answer ended (serve closing). */
+  const over = (s: Stream) => s.res.destroyed || s.res.writableEnded || s.res.socket?.writable === false;
   const written = (s: Stream, text: string) => {
+    if (over(s)) return;
     s.res.write(text);
     s.peak = Math.max(s.peak, s.res.writableLength);
   };
   /** Writes an event to one stream, unless its socket stopped taking them (then it is resynced once it drains). */
   const sendTo = (s: Stream, text: string, size: number) => {
-    if (s.behind || s.res.destroyed) return;
+    if (s.behind || over(s)) return;
     // A stream waiting for its socket to drain (a write said so) whose event would take it past the limit.
     if (s.res.writableNeedDrain && s.res.writableLength + size > STREAM_BUFFER_LIMIT) {
       s.behind = true;
       s.res.once('drain', () => {
         s.behind = false;
-        if (!s.res.destroyed && last) written(s, `data: ${last.json}\n\n`);
+        if (last) written(s, `data: ${last.json}\n\n`);
       });
       return;
     }
@@ -167,7 +172,8 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     setImmediate(() => {
       scheduled = false;
       try {
-        if (streams.size > 0) sendCurrent();
+        // A change that came just before close: its turn runs after the streams were ended.
+        if (streams.size > 0 && !closed) sendCurrent();
       } catch (e) {
         sayFault('sending the picture', e);
       }
@@ -226,6 +232,9 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
       });
       // The config file's line first, to this client alone (the token was checked above), then the picture.
       const stream: Stream = { res, peak: 0, behind: false };
+      // A write that fails (the page's socket reset under it) is that stream's end, never serve's: an error event
+      // with no listener would be thrown out of the event loop.
+      res.on('error', () => streams.delete(res));
       written(stream, `${configEvent}retry: 2000\ndata: ${last?.json ?? ''}\n\n`);
       streams.set(res, stream);
       req.on('close', () => streams.delete(res));
@@ -280,9 +289,11 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
       [...streams.values()].map((s) => ({ buffered: s.res.writableLength, peak: s.peak, behind: s.behind })),
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true;
         off();
         clearInterval(tick);
         for (const s of streams.keys()) s.end();
+        streams.clear();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
