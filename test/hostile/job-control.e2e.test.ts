@@ -36,6 +36,12 @@ const state = (pid: number) => {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
 };
+/** Whether `pid`'s group holds its terminal (/proc stat: field 5 its group, field 8 the terminal's foreground group). */
+const holdsTerminal = (pid: number) => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return f[2] === f[5];
+};
 const ttyMode = (pid: number) =>
   execFileSync('stty', ['-a', '-F', fs.readlinkSync(`/proc/${pid}/fd/0`)], { encoding: 'utf8' });
 // The shared condition wait, with room for a loaded machine.
@@ -138,6 +144,9 @@ describe('job control in a real terminal', () => {
       h.write('\u001a');
       await until('the process to stop', () => state(pid) === 'T');
       await until('the alternate screen left', () => !h!.altScreen && h!.cursorVisible);
+      // The shell takes the terminal back once it has seen the job stop: a `kill -CONT` typed at its prompt comes
+      // after that; sent before it, the job would still be the terminal's foreground and rightly take it.
+      await until('the shell holding the terminal', () => !holdsTerminal(pid));
       await h.settle();
       const stoppedAt = h.output.length;
 
