@@ -9,7 +9,12 @@ import path from 'node:path';
 import { attentionReport } from '../../src/feeds/attention/report.js';
 import { lifeOf } from '../../src/store/claude/life.js';
 import { answerPermission } from '../../src/store/permissions/answer.js';
-import { answeringStore, loopWithClaudes } from '../helpers/claude-registry-rig.js';
+import {
+  answeringStore,
+  loopWithClaudes,
+  twoClaudesOneWaiting,
+  writeAskerEntry,
+} from '../helpers/claude-registry-rig.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 import { describe, expect, it } from '../helpers/it.js';
 import { askPermission } from '../helpers/permission-ask.js';
@@ -24,24 +29,8 @@ describe("a held prompt whose Claude's registry entry still says idle", () => {
     tempDir,
     newStore,
   }) => {
-    const pool = loopWithClaudes(p, S, 100);
-    const asker = (await pool.start()).pid as number;
-    const resumed = (await pool.start()).pid as number;
     // Both entries say idle: A has asked, but its entry is not rewritten yet.
-    writeRegistry(claudeDir, asker, S, {
-      status: 'idle',
-      cwd: p.dir,
-      tmux: 'ta-main:@1.%1',
-      name: 'proj-a',
-      startedAt: Date.now() - 120_000,
-    });
-    writeRegistry(claudeDir, resumed, S, {
-      status: 'idle',
-      cwd: p.dir,
-      tmux: 'ta-main:@2.%2',
-      name: 'proj-b',
-      startedAt: Date.now() - 60_000,
-    });
+    const { asker, resumed } = await twoClaudesOneWaiting(loopWithClaudes(p, S, 100), claudeDir, p, S, 'idle');
     const xdg = tempDir();
     const env: NodeJS.ProcessEnv = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: xdg, HOME: p.dir };
     const store = answeringStore({ newStore, claudeDir }, p, xdg);
@@ -65,15 +54,12 @@ describe("a held prompt whose Claude's registry entry still says idle", () => {
     // Claude Code catches up and writes `waiting` a moment after the prompt: the same wait, the same item (its id
     // carries its date: a new id would be told again by notifications and push).
     const heldId = items[0]!.id;
-    writeRegistry(claudeDir, asker, S, {
+    writeAskerEntry(claudeDir, asker, S, p, {
       status: 'waiting',
       waitingFor: 'permission prompt',
       statusUpdatedAt: Date.now() + 1_000,
-      cwd: p.dir,
-      tmux: 'ta-main:@1.%1',
       // A name of its own, so the wait below knows this entry was read.
       name: 'proj-a (asking)',
-      startedAt: Date.now() - 120_000,
     });
     await waitFor(
       () => {
@@ -98,14 +84,7 @@ describe("a held prompt whose Claude's registry entry still says idle", () => {
     ).toMatchObject({ ok: true });
     expect((await hook).outcome).toBe('deny');
     // Claude Code writes its entry again once the prompt is answered.
-    writeRegistry(claudeDir, asker, S, {
-      status: 'idle',
-      statusUpdatedAt: Date.now() + 2_000,
-      cwd: p.dir,
-      tmux: 'ta-main:@1.%1',
-      name: 'proj-a',
-      startedAt: Date.now() - 120_000,
-    });
+    writeAskerEntry(claudeDir, asker, S, p, { status: 'idle', statusUpdatedAt: Date.now() + 2_000 });
     await waitFor(() => store.permissions.getSnapshot().requests.length === 0, { what: 'the request gone' });
     await waitFor(
       () =>

@@ -8,7 +8,7 @@ import { onTestFinished } from 'vitest';
 import type { OmcStore, OmcStoreOptions } from '../../src/store/store.js';
 import { sleeperPool, type SleeperPool } from './claude-stand-in.js';
 import { writeLiveRalph, type TempProject } from './fixtures.js';
-import { writeRegistry } from './claude-files.js';
+import { writeRegistry, type RegistryFields } from './claude-files.js';
 import type { Fixtures } from './it.js';
 
 /**
@@ -69,25 +69,43 @@ export function answeringStore(
 }
 
 /**
+ * The registry entry of A, the loop's own Claude of the two-Claudes scene (tmux window 1, proj-a, the older): its
+ * status and any other field as given (Claude Code rewriting it).
+ */
+export function writeAskerEntry(
+  claudeDir: string,
+  pid: number,
+  sessionId: string,
+  p: TempProject,
+  fields: Partial<RegistryFields> & Pick<RegistryFields, 'status'>,
+): void {
+  writeRegistry(claudeDir, pid, sessionId, {
+    cwd: p.dir,
+    tmux: 'ta-main:@1.%1',
+    name: 'proj-a',
+    startedAt: Date.now() - 120_000,
+    ...fields,
+  });
+}
+
+/**
  * Two Claudes on `sessionId` (the tester's scene): A, the loop's own and the older, waits on a permission prompt in
  * tmux window 1 (proj-a); B, `claude --resume` of the same session in window 2 and the newer, is idle (proj-b). B is
- * the process the session shows.
+ * the process the session shows. `askerStatus`: A's entry as Claude Code has written it so far (`idle`: not yet
+ * rewritten for the prompt it asked).
  */
 export async function twoClaudesOneWaiting(
   pool: SleeperPool,
   claudeDir: string,
   p: TempProject,
   sessionId: string,
+  askerStatus: 'waiting' | 'idle' = 'waiting',
 ): Promise<{ asker: number; resumed: number }> {
   const asker = (await pool.start()).pid as number;
   const resumed = (await pool.start()).pid as number;
-  writeRegistry(claudeDir, asker, sessionId, {
-    status: 'waiting',
-    waitingFor: 'permission prompt',
-    cwd: p.dir,
-    tmux: 'ta-main:@1.%1',
-    name: 'proj-a',
-    startedAt: Date.now() - 120_000,
+  writeAskerEntry(claudeDir, asker, sessionId, p, {
+    status: askerStatus,
+    ...(askerStatus === 'waiting' ? { waitingFor: 'permission prompt' } : {}),
   });
   writeRegistry(claudeDir, resumed, sessionId, {
     status: 'idle',

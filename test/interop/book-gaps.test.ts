@@ -6,45 +6,30 @@
  * Stop-hook block earlier in the open turn, `--omc-version 4.9.2` says block (not "paused"), and its `unless` does
  * not offer stop_hook_active; 4.15.10 itself lets the agent stop (its real hook: verdict-415.test.ts).
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
-import { makeOmcInstall } from '../../src/store/omc-install.js';
+import type { OmcStore } from '../../src/store/store.js';
 import { liveRalph, writeOmcJson } from '../helpers/fixtures.js';
+import { hookProject, projectStore, removeHookProjects } from './stop-hook-live.js';
 
 const SID = 'aeaeaeae-1111-4222-8333-444455556666';
-const dirs: string[] = [];
 let store: OmcStore | null = null;
 afterEach(async () => {
   await store?.close();
   store = null;
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  removeHookProjects();
 });
 
 function judge(version: string, opts: { stopHookActive?: boolean; settingsEnv?: Record<string, string> }) {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-gaps-'));
-  dirs.push(base);
-  const cwd = path.join(base, 'repo');
-  const home = path.join(base, 'home');
-  fs.mkdirSync(home, { recursive: true });
+  const w = hookProject('gaps', { git: false });
+  const cwd = w.cwd;
   writeOmcJson(path.join(cwd, '.omc', 'state', 'sessions', SID, 'ralph-state.json'), {
     ...liveRalph({ sessionId: SID, iteration: 2, max: 100 }),
     prompt: 'fix the tests',
   });
   if (opts.settingsEnv) writeOmcJson(path.join(cwd, '.claude', 'settings.json'), { env: opts.settingsEnv });
-  const install = makeOmcInstall(version, 'test');
-  const s = (store = new OmcStore({
-    root: path.join(cwd, '.omc'),
-    watch: 'none',
-    projectDir: cwd,
-    home,
-    omc: install,
-    claude: { live: false, env: { HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude') } },
-    runs: { env: { HOME: home } },
-  }));
-  s.start();
+  const s = (store = projectStore(w, { version, watch: 'none' }));
+  const install = s.sessions.installOf(SID);
   if (opts.stopHookActive !== undefined)
     s.sessions.setStopFacts(new Map([[SID, { stopHookActive: opts.stopHookActive, transcriptPercent: 10 }]]));
   const v = s.sessions.getSnapshot().sessions.find((x) => x.id === SID);

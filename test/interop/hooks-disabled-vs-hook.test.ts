@@ -6,39 +6,37 @@
  * omc-top says why it does not block; a running monitor follows a settings file that changes.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
-import { makeOmcInstall } from '../../src/store/omc-install.js';
-import { gitInit } from '../helpers/stop-hook.js';
+import type { OmcStore } from '../../src/store/store.js';
 import { liveRalph, waitFor, writeOmcJson } from '../helpers/fixtures.js';
-import { jsonReport, LIVE_VERSIONS, realStop } from './stop-hook-live.js';
+import {
+  hookProject,
+  jsonReport,
+  LIVE_VERSIONS,
+  projectStore,
+  realStop,
+  removeHookProjects,
+} from './stop-hook-live.js';
 
 const SID = '8c8c8c8c-1111-4222-8333-444455556666';
-const dirs: string[] = [];
 let store: OmcStore | null = null;
 afterEach(async () => {
   await store?.close();
   store = null;
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  removeHookProjects();
 });
 
 function project(settingsEnv: Record<string, string> | null) {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hooksoff-'));
-  dirs.push(base);
-  const cwd = path.join(base, 'repo');
-  const home = path.join(base, 'home');
-  fs.mkdirSync(cwd, { recursive: true });
-  fs.mkdirSync(home, { recursive: true });
-  gitInit(cwd);
+  const w = hookProject('hooksoff');
+  const cwd = w.cwd;
   writeOmcJson(path.join(cwd, '.omc', 'state', 'sessions', SID, 'ralph-state.json'), {
     ...liveRalph({ sessionId: SID, iteration: 2, max: 100 }),
     prompt: 'fix the tests',
   });
   const settings = path.join(cwd, '.claude', 'settings.json');
   if (settingsEnv) writeOmcJson(settings, { env: settingsEnv });
-  return { cwd, home, now: Date.now(), settings };
+  return { ...w, settings };
 }
 
 const CASES: Array<{ name: string; env: Record<string, string> }> = [
@@ -87,16 +85,7 @@ describe('the words', () => {
 
   it('a running monitor follows the settings file: set, the ralph is not enforced; removed, it is again', async () => {
     const w = project(null);
-    const s = (store = new OmcStore({
-      root: path.join(w.cwd, '.omc'),
-      watch: 'auto',
-      projectDir: w.cwd,
-      home: w.home,
-      omc: makeOmcInstall('5.5.0', 'test'),
-      claude: { live: false, env: { HOME: w.home, CLAUDE_CONFIG_DIR: path.join(w.home, '.claude') } },
-      runs: { env: { HOME: w.home } },
-    }));
-    s.start();
+    const s = (store = projectStore(w));
     const verdict = () => s.sessions.getSnapshot().sessions.find((v) => v.id === SID)?.verdict;
     await waitFor(() => verdict()?.decision === 'block', { what: 'ralph enforced' });
     writeOmcJson(w.settings, { env: { OMC_SKIP_HOOKS: 'persistent-mode' } });

@@ -5,11 +5,14 @@
  * tests of what omc-top says a session's next Stop does compare the two.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { buildJsonReport } from '../../src/feeds/json-report.js';
 import { makeOmcInstall } from '../../src/store/omc-install.js';
 import { OmcStore } from '../../src/store/store.js';
-import { REPO } from '../helpers/fixtures.js';
+import { REPO, writeOmcJson } from '../helpers/fixtures.js';
+import { gitInit } from '../helpers/stop-hook.js';
 import { scaled } from '../helpers/time-scale.js';
 import { hookEnv, omcRoot, STOP_SCRIPT, stopDecision, type OmcVersion } from './omc-runs/omc.js';
 
@@ -74,6 +77,57 @@ export interface JsonSession {
     reason: string;
     verdict: { rule: string; detail: string };
   }>;
+}
+
+/** A project of these tests: `<tmp>/repo` (its own git repository unless `git` is false) and `<tmp>/home`. */
+export interface HookProject {
+  cwd: string;
+  home: string;
+  now: number;
+}
+
+const made: string[] = [];
+
+/** A fresh project for one case; `removeHookProjects` (each test file's afterEach) removes it. */
+export function hookProject(prefix: string, opts: { git?: boolean } = {}): HookProject {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), `omc-top-${prefix}-`));
+  made.push(base);
+  const cwd = path.join(base, 'repo');
+  const home = path.join(base, 'home');
+  fs.mkdirSync(cwd, { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  if (opts.git !== false) gitInit(cwd);
+  return { cwd, home, now: Date.now() };
+}
+
+export function removeHookProjects(): void {
+  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+}
+
+/** Session `sid`'s `<mode>-state.json`, active, started a minute before `now` and checked 5 s before, plus `fields`. */
+export function writeModeState(w: HookProject, sid: string, mode: string, fields: Record<string, unknown>): void {
+  writeOmcJson(path.join(w.cwd, '.omc', 'state', 'sessions', sid, `${mode}-state.json`), {
+    active: true,
+    session_id: sid,
+    started_at: new Date(w.now - 60_000).toISOString(),
+    last_checked_at: new Date(w.now - 5_000).toISOString(),
+    ...fields,
+  });
+}
+
+/** A store on the project, judged by `version`'s book, no live Claude; started. */
+export function projectStore(w: HookProject, opts: { version?: string; watch?: 'auto' | 'none' } = {}): OmcStore {
+  const store = new OmcStore({
+    root: path.join(w.cwd, '.omc'),
+    watch: opts.watch ?? 'auto',
+    projectDir: w.cwd,
+    home: w.home,
+    omc: makeOmcInstall(opts.version ?? '5.5.0', 'test'),
+    claude: { live: false, env: { HOME: w.home, CLAUDE_CONFIG_DIR: path.join(w.home, '.claude') } },
+    runs: { env: { HOME: w.home } },
+  });
+  store.start();
+  return store;
 }
 
 /** omc-top's `--json` for the project (`--omc-version` = `version`), read once from the files at `now`. */

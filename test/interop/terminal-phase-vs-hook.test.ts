@@ -5,37 +5,23 @@
  * "failed" is listed active by OMC and blocked by its hook (`[AUTOPILOT - Phase: completed]`), so omc-top's
  * registry reason (`--json` modes[].reason, the detail's "OMC registry:" line) must not call that phase terminal.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gitInit } from '../helpers/stop-hook.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
-import { jsonReport, LIVE_VERSIONS, realStop } from './stop-hook-live.js';
+import {
+  hookProject,
+  jsonReport,
+  LIVE_VERSIONS,
+  realStop,
+  removeHookProjects,
+  writeModeState,
+} from './stop-hook-live.js';
 
 const SID = '9d9d9d9d-1111-4222-8333-444455556666';
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+afterEach(removeHookProjects);
 
 function project(mode: string, fields: Record<string, unknown>) {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-phase-'));
-  dirs.push(base);
-  const cwd = path.join(base, 'repo');
-  const home = path.join(base, 'home');
-  fs.mkdirSync(cwd, { recursive: true });
-  fs.mkdirSync(home, { recursive: true });
-  gitInit(cwd);
-  const now = Date.now();
-  writeOmcJson(path.join(cwd, '.omc', 'state', 'sessions', SID, `${mode}-state.json`), {
-    active: true,
-    session_id: SID,
-    started_at: new Date(now - 60_000).toISOString(),
-    last_checked_at: new Date(now - 5_000).toISOString(),
-    ...fields,
-  });
-  return { cwd, home, now };
+  const w = hookProject('phase');
+  writeModeState(w, SID, mode, fields);
+  return w;
 }
 
 const CASES: Array<{ mode: string; fields: Record<string, unknown> }> = [

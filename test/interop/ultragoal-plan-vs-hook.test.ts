@@ -6,44 +6,34 @@
  * follows the plan as it changes (a goal marked complete ends the enforcement without any state file changing).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
-import { makeOmcInstall } from '../../src/store/omc-install.js';
-import { gitInit } from '../helpers/stop-hook.js';
+import type { OmcStore } from '../../src/store/store.js';
 import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
-import { jsonReport, LIVE_VERSIONS, realStop } from './stop-hook-live.js';
+import {
+  hookProject,
+  jsonReport,
+  LIVE_VERSIONS,
+  projectStore,
+  realStop,
+  removeHookProjects,
+  writeModeState,
+} from './stop-hook-live.js';
 import type { OmcVersion } from './omc-runs/omc.js';
 
 const SID = '7b7b7b7b-1111-4222-8333-444455556666';
-const dirs: string[] = [];
 let store: OmcStore | null = null;
 afterEach(async () => {
   await store?.close();
   store = null;
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  removeHookProjects();
 });
 
 function project(state: Record<string, unknown>, plan: { rel: string; value: unknown } | null) {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-ugplan-'));
-  dirs.push(base);
-  const cwd = path.join(base, 'repo');
-  const home = path.join(base, 'home');
-  fs.mkdirSync(cwd, { recursive: true });
-  fs.mkdirSync(home, { recursive: true });
-  gitInit(cwd);
-  const now = Date.now();
-  writeOmcJson(path.join(cwd, '.omc', 'state', 'sessions', SID, 'ultragoal-state.json'), {
-    active: true,
-    session_id: SID,
-    started_at: new Date(now - 60_000).toISOString(),
-    last_checked_at: new Date(now - 5_000).toISOString(),
-    current_phase: 'executing',
-    ...state,
-  });
-  if (plan) writeOmcJson(path.join(cwd, '.omc', plan.rel), plan.value);
-  return { cwd, home, now };
+  const w = hookProject('ugplan');
+  writeModeState(w, SID, 'ultragoal', { current_phase: 'executing', ...state });
+  if (plan) writeOmcJson(path.join(w.cwd, '.omc', plan.rel), plan.value);
+  return w;
 }
 
 const goal = (id: string, status: unknown) => ({ id, title: id, objective: id, status });
@@ -116,16 +106,7 @@ describe('a running monitor follows the plan', () => {
   it('the last goal marked complete ends the enforcement; a goal reopened brings it back (no state file changes)', async () => {
     const w = project({}, { rel: LEGACY, value: { goals: [goal('G1', 'complete'), goal('G2', 'in_progress')] } });
     const root = path.join(w.cwd, '.omc');
-    const s = (store = new OmcStore({
-      root,
-      watch: 'auto',
-      projectDir: w.cwd,
-      home: w.home,
-      omc: makeOmcInstall('5.5.0', 'test'),
-      claude: { live: false, env: { HOME: w.home, CLAUDE_CONFIG_DIR: path.join(w.home, '.claude') } },
-      runs: { env: { HOME: w.home } },
-    }));
-    s.start();
+    const s = (store = projectStore(w));
     const decision = () => s.sessions.getSnapshot().sessions.find((v) => v.id === SID)?.verdict?.decision;
     await waitFor(() => decision() === 'block', { what: 'the ultragoal enforced' });
     expect(realStop({ version: '5.5.0', cwd: w.cwd, home: w.home, sessionId: SID, now: Date.now() }).decision).toBe(
