@@ -246,8 +246,13 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose 
     await a.step('r');
     await a.waitForText(`Resume session 88727f43 in a new tmux window?`);
     await a.step('y');
-    // Seconds, not the 2 minutes a window that stays open without a registration is given.
-    await a.waitForText(/✗ resume: the window closed \(exit 127: omc-top-no-such-claude not found\?\)/);
+    // Seconds, not the 2 minutes a window that stays open without a registration is given: the window is looked at
+    // once a second, three tmux calls a look, so a loaded machine takes more than the default wait (a clean-clone run
+    // timed out at 5 s).
+    await waitFor(() => /✗ resume: the window closed \(exit 127: omc-top-no-such-claude not found\?\)/.test(a.text()), {
+      timeoutMs: 30_000,
+      what: "the window's end said",
+    });
     // The whole message, in the message log (its lines joined where they wrap).
     a.send('M');
     const log = () => a.lines().join(' ');
