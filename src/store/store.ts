@@ -352,7 +352,10 @@ export class OmcStore {
         home: opts.home ?? null,
       }),
       // DISABLE_OMC / OMC_SKIP_HOOKS switch the Stop hook off (5.5.0, 4.15), as the hooks get them.
-      stopSwitch: new StopHookSwitch((name) => this.hookEnv.get(name)),
+      stopSwitch: new StopHookSwitch(
+        (name) => this.hookEnv.get(name),
+        (name, proc) => this.hookEnv.forProcess(name, proc),
+      ),
       projectDir: this.projectDir,
       ...opts.sessions,
     });

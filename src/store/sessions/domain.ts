@@ -425,7 +425,7 @@ export class SessionsDomain implements Domain {
     return true;
   }
 
-  /** DISABLE_OMC / OMC_SKIP_HOOKS looked at again: every session judged again when the switch moved. */
+  /** DISABLE_OMC / OMC_SKIP_HOOKS looked at again: every session judged again when the switch moved (any process's). */
   lookAtStopSwitch(): void {
     if (!this.stopSwitch?.refresh()) return;
     for (const key of this.views.keys()) this.dirty.add(key);
@@ -873,7 +873,13 @@ export class SessionsDomain implements Domain {
           return (this.goalsPlan as { read: GlobalRead }).read;
         },
         flock: this.flock,
-        hooksOff: this.stopSwitch?.off() ?? null,
+        ...(this.stopSwitch
+          ? {
+              // The session's own Claude's environment decides DISABLE_OMC / OMC_SKIP_HOOKS, as it does OMC_SECURITY.
+              hooksOffOf: (sid: string) =>
+                (this.stopSwitch as StopHookSwitch).offFor(this.sessionProcesses.get(sid) ?? null),
+            }
+          : {}),
         ...(this.hardMax
           ? {
               // The session's own Claude's environment decides OMC_SECURITY, never another Claude's.

@@ -111,8 +111,11 @@ export interface VerdictInputs {
   readOther?(rel: string): GlobalRead;
   /** flock is installed (4.15's cancel-signal check needs it). */
   flock: boolean;
-  /** Why the hooks' environment switches OMC's persistent-mode Stop hook off (HookContext.hooksOff), or null. */
-  hooksOff?: string | null;
+  /**
+   * Why the environment of session `sid`'s hooks switches OMC's persistent-mode Stop hook off (HookContext.hooksOff),
+   * or null: its own Claude's, as each Claude gives its hooks its own environment.
+   */
+  hooksOffOf?: (sid: string) => string | null;
   /** OMC's hard max for ralph, for session `sid`'s hook started in `cwd` (store/hard-max.ts); absent: none. */
   hardMaxOf?: (cwd: string, sid: string) => HardMax;
   projectDir: string;
@@ -212,6 +215,7 @@ export class VerdictBook {
   private judgeOf(sid: string, install: OmcInstall): (rules: RulesVersion) => SessionVerdict {
     const cwd = this.cwdOf(sid);
     const hardMax = this.inputs.hardMaxOf?.(cwd, sid);
+    const hooksOff = this.inputs.hooksOffOf?.(sid) ?? null;
     return judgeLater(this.tree, {
       sessionId: sid,
       cwd,
@@ -219,7 +223,7 @@ export class VerdictBook {
       stop: this.inputs.factsOf(sid),
       flock: this.inputs.flock,
       ...(hardMax ? { hardMax } : {}),
-      ...(this.inputs.hooksOff ? { hooksOff: this.inputs.hooksOff } : {}),
+      ...(hooksOff ? { hooksOff } : {}),
       ...(install.book.lacks?.length ? { lacks: install.book.lacks } : {}),
     });
   }
