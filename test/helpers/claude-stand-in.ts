@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeRegistry } from './claude-files.js';
 
 const BODY = 'process.on("SIGINT",()=>process.exit(42));console.log("ready");setInterval(()=>{},1000);\n';
 
@@ -37,8 +38,11 @@ function spawned(c: ChildProcess): Promise<ChildProcess> {
 }
 
 export interface SleeperPool {
-  /** A sleeping process standing for a Claude CLI (for liveness: a real pid and start time, nothing else). */
-  start(): Promise<ChildProcess>;
+  /**
+   * A sleeping process standing for a Claude CLI (for liveness: a real pid and start time, nothing else); `env` laid
+   * over this process's environment (its /proc environ is what a Claude's hooks would inherit).
+   */
+  start(env?: Record<string, string>): Promise<ChildProcess>;
   /** SIGKILLs every process started so far (call it in afterEach). */
   killAll(): void;
 }
@@ -46,8 +50,8 @@ export interface SleeperPool {
 export function sleeperPool(): SleeperPool {
   const started: ChildProcess[] = [];
   return {
-    start() {
-      const c = spawn('sleep', ['600'], { stdio: 'ignore' });
+    start(env) {
+      const c = spawn('sleep', ['600'], { stdio: 'ignore', ...(env ? { env: { ...process.env, ...env } } : {}) });
       started.push(c);
       return spawned(c);
     },
@@ -55,4 +59,21 @@ export function sleeperPool(): SleeperPool {
       for (const c of started.splice(0)) c.kill('SIGKILL');
     },
   };
+}
+
+/**
+ * A stand-in Claude of session `sid` in `cwd`, started with `env` and entered in the registry of the config directory
+ * `cfg` (`startedAt` orders it among the project's Claudes): its pid.
+ */
+export async function registeredSleeper(
+  pool: SleeperPool,
+  cfg: string,
+  sid: string,
+  cwd: string,
+  env: Record<string, string>,
+  startedAt: number,
+): Promise<number> {
+  const c = await pool.start(env);
+  writeRegistry(cfg, c.pid as number, sid, { status: 'busy', cwd, startedAt });
+  return c.pid as number;
 }

@@ -6,33 +6,17 @@
  * `hard-max`), its news says so instead of "OMC extends it (+10)", and the hook's decision and the file it writes
  * are compared with that verdict at each step (29/30, 30/30, with and without the config, strict at 200).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { diffFacts, factsOf } from '../../src/feeds/attention/engine.js';
 import { attentionInput } from '../../src/feeds/attention/monitor.js';
-import { detectOmcInstall } from '../../src/store/omc-install.js';
-import { OmcStore } from '../../src/store/store.js';
-import { writeRegistry } from '../helpers/claude-files.js';
-import { liveRalph, makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { OMC55 } from '../helpers/omc-packages.mjs';
+import { liveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { hookDecision, spawnStopHook } from '../helpers/stop-hook.js';
+import { claudesScene } from './claudes-scene.js';
 
 const SID = '5a5a5a5a-1111-4222-8333-444455556666';
-let p: TempProject | null = null;
-let home: string | null = null;
-let store: OmcStore | null = null;
-const claudes: ChildProcess[] = [];
-afterEach(async () => {
-  await store?.close();
-  store = null;
-  for (const c of claudes.splice(0)) c.kill('SIGKILL');
-  p?.cleanup();
-  if (home) fs.rmSync(home, { recursive: true, force: true });
-  p = home = null;
-});
+const scene = claudesScene();
 
 interface World {
   /** `.claude/omc.jsonc` of the project (text as written), or none. */
@@ -50,21 +34,6 @@ interface World {
   max: number;
 }
 
-/**
- * A stand-in for a Claude process of `sid` in `cwd` started with `env` (a real process, so its environment is in
- * /proc), in the registry of the config directory `cfg`; `startedAt` orders it among the project's Claudes.
- */
-async function claudeOf(cfg: string, sid: string, cwd: string, env: Record<string, string>, startedAt: number) {
-  const c = spawn('sleep', ['600'], { stdio: 'ignore', env: { ...process.env, ...env } });
-  claudes.push(c);
-  await new Promise<void>((resolve, reject) => {
-    c.once('error', reject);
-    c.once('spawn', () => resolve());
-  });
-  writeRegistry(cfg, c.pid as number, sid, { status: 'busy', cwd, startedAt });
-  return c.pid as number;
-}
-
 /** OMC_SECURITY as a process got it: what its hooks inherit (read from /proc, as Claude's hooks get it). */
 function securityOf(pid: number): Record<string, string> {
   const kv = fs
@@ -75,10 +44,8 @@ function securityOf(pid: number): Record<string, string> {
 }
 
 async function world(w: World) {
-  p = makeProject({ prefix: 'omc-top-hardmax-' });
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hardmax-home-'));
-  const dir = p.dir;
-  const h = home;
+  const sc = scene.open('omc-top-hardmax-');
+  const { p, dir, home: h } = sc;
   if (w.project !== undefined) {
     fs.mkdirSync(path.join(dir, '.claude'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.claude', 'omc.jsonc'), w.project);
@@ -93,19 +60,8 @@ async function world(w: World) {
   }
   const file = path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
   writeOmcJson(file, { ...liveRalph({ sessionId: SID, iteration: w.iteration, max: w.max }), prompt: 'scratch' });
-  const env = { HOME: h, CLAUDE_CONFIG_DIR: path.join(h, '.claude'), CLAUDE_PLUGIN_ROOT: OMC55 };
-  if (w.env !== undefined) await claudeOf(env.CLAUDE_CONFIG_DIR, SID, dir, w.env, Date.now() - 60_000);
-  const omc = detectOmcInstall({ env, projectDir: dir, processes: false });
-  const s = (store = new OmcStore({
-    root: p.root,
-    projectDir: dir,
-    omc,
-    home: h,
-    watch: 'none',
-    claude: { live: false, env },
-    runs: { env },
-  }));
-  s.start();
+  if (w.env !== undefined) await sc.claude(SID, w.env, 60_000);
+  const s = sc.startStore();
   let facts = factsOf(attentionInput(s));
   const view = () => s.sessions.getSnapshot().sessions.find((v) => v.id === SID);
   return {
@@ -272,30 +228,17 @@ describe("OMC_SECURITY is each session's own Claude's (the hooks of that Claude 
   const C = 'c3c3c3c3-1111-4222-8333-444455556666';
 
   it("two sessions whose Claudes differ: each verdict is its own Claude's, and a session with none says it is not known", async () => {
-    p = makeProject({ prefix: 'omc-top-hardmax-two-' });
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hardmax-home-'));
-    const dir = p.dir;
-    const h = home;
-    const cfg = path.join(h, '.claude');
+    const sc = scene.open('omc-top-hardmax-two-');
+    const { p, dir, home: h } = sc;
     for (const sid of [A, B, C])
       writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
         ...liveRalph({ sessionId: sid, iteration: 200, max: 200 }),
         prompt: 'scratch',
       });
     // A's Claude runs with OMC_SECURITY=strict and is the older; B's, the project's newest, runs without it.
-    const pidA = await claudeOf(cfg, A, dir, { OMC_SECURITY: 'strict' }, Date.now() - 120_000);
-    const pidB = await claudeOf(cfg, B, dir, {}, Date.now() - 60_000);
-    const env = { HOME: h, CLAUDE_CONFIG_DIR: cfg, CLAUDE_PLUGIN_ROOT: OMC55 };
-    const s = (store = new OmcStore({
-      root: p.root,
-      projectDir: dir,
-      omc: detectOmcInstall({ env, projectDir: dir, processes: false }),
-      home: h,
-      watch: 'none',
-      claude: { live: false, env },
-      runs: { env },
-    }));
-    s.start();
+    const pidA = await sc.claude(A, { OMC_SECURITY: 'strict' }, 120_000);
+    const pidB = await sc.claude(B, {}, 60_000);
+    const s = sc.startStore();
     const ralphOf = (sid: string) =>
       s.sessions
         .getSnapshot()
@@ -320,7 +263,7 @@ describe("OMC_SECURITY is each session's own Claude's (the hooks of that Claude 
     expect(stopOf(A, pidA)).toContain('HARD LIMIT');
     expect(stopOf(B, pidB)).toContain('EXTENDED');
     const stateOf = (sid: string) =>
-      JSON.parse(fs.readFileSync(path.join(p?.root ?? '', 'state', 'sessions', sid, 'ralph-state.json'), 'utf8')) as {
+      JSON.parse(fs.readFileSync(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), 'utf8')) as {
         active: boolean;
         max_iterations: number;
       };
