@@ -12,7 +12,7 @@ import { isDirectorySync, listDirSync } from '../io/safe-fs/index.js';
 import { alongsideWords, detectOmcInstall, refusalWords } from '../store/omc-install.js';
 import { npmGlobalPrefix } from '../store/npm-prefix.js';
 import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
-import { configCheck } from './doctor-config.js';
+import { configCheck, oscChannelInUse } from './doctor-config.js';
 import { pushCheck } from './doctor-push.js';
 import { hooksCheck } from './doctor-hooks.js';
 import { stateDirCheck } from './doctor-state.js';
@@ -182,7 +182,7 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
     hooksCheck(opts.rootOverride !== undefined ? (res.projectDir ?? path.dirname(res.root)) : opts.cwd, opts.env),
     stateDirCheck(opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),
-    tmuxCheck(opts.env),
+    tmuxCheck(opts.env, oscChannelInUse(opts.env)),
     terminalCheck(opts.terminal, opts.env),
   ];
   return { ok: checks.every((c) => c.status !== 'broken'), omcTop: opts.version, checks };

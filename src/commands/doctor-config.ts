@@ -71,3 +71,18 @@ export function configCheck(env: NodeJS.ProcessEnv): DoctorCheck {
     data: { path: file, exists, error: null, inForce, fromFile },
   };
 }
+
+/**
+ * Whether desktop notifications (the `osc` channel) are on for any reason, as the monitor reads the config file:
+ * tmux dropping them matters only then (the default channels are the bell and tmux's own message).
+ */
+export function oscChannelInUse(env: NodeJS.ProcessEnv): boolean {
+  const notify = loadConfig(configPath(env)).config.notify ?? {};
+  const on = (list: readonly string[] | undefined) => (list ?? DEFAULT_CHANNELS).includes('osc');
+  return (
+    on(notify.channels) ||
+    Object.values(notify.reasons ?? {}).some((v) =>
+      v === true ? on(notify.channels) : Array.isArray(v) && v.includes('osc'),
+    )
+  );
+}

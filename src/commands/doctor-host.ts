@@ -89,7 +89,11 @@ function passthrough(env: NodeJS.ProcessEnv, run: TmuxRun): { value: string | nu
   return { value: g.stdout.trim() || null, why: 'global' };
 }
 
-export function tmuxCheck(env: NodeJS.ProcessEnv, run: TmuxRun = defaultTmuxRun(env)): DoctorCheck {
+/**
+ * `oscInUse`: the desktop-notification channel is on (config file): with it off, passthrough being off drops
+ * nothing omc-top sends, so it is said (for when it is turned on), not warned about.
+ */
+export function tmuxCheck(env: NodeJS.ProcessEnv, oscInUse: boolean, run: TmuxRun = defaultTmuxRun(env)): DoctorCheck {
   const inside = typeof env.TMUX === 'string' && env.TMUX !== '';
   const bin = onPath(env, 'tmux');
   const where = inside
@@ -98,6 +102,15 @@ export function tmuxCheck(env: NodeJS.ProcessEnv, run: TmuxRun = defaultTmuxRun(
   // Outside tmux the default server (if one runs) is the one omc-top would be started in.
   const pt = bin || inside ? passthrough(env, run) : { value: null, why: null };
   const data = { inside, pane: env.TMUX_PANE ?? null, binary: bin, allowPassthrough: pt.value };
+  if (pt.value === 'off' && !oscInUse)
+    return {
+      id: 'tmux',
+      title: 'tmux',
+      status: 'info',
+      summary: `${where}; allow-passthrough is off, and desktop notifications (the osc channel) are not on: nothing is dropped`,
+      details: [`to use the osc channel inside tmux, first add "${PASSTHROUGH_FIX}" to ~/.tmux.conf`],
+      data,
+    };
   if (pt.value === 'off') {
     // Inside tmux this loses notifications now; outside, only once omc-top runs in that server.
     return {

@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 describe.skipIf(!hasTmux)('doctor: tmux allow-passthrough', () => {
-  it('off in the tmux server omc-top runs in: a warning with the line that turns it on; on: said so', () => {
+  it('off in the tmux server omc-top runs in: with the osc channel on, a warning with the line that turns it on (without it, said only); on: said so', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-doctor-tmux-'));
     const sock = path.join(dir, 'tmux.sock');
     const tmux = (...args: string[]) => spawnSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
@@ -28,15 +28,35 @@ describe.skipIf(!hasTmux)('doctor: tmux allow-passthrough', () => {
     expect(tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', 'sleep 600').status).toBe(0);
     const serverPid = tmux('display-message', '-p', '#{pid}').stdout.trim();
     const pane = tmux('display-message', '-p', '-t', 'main', '#{pane_id}').stdout.trim();
+    const xdg = path.join(dir, 'config');
     const doctor = () => {
       const r = spawnSync(process.execPath, [BUNDLE, 'doctor', '--json', '--cwd', dir], {
-        env: { ...process.env, TMUX: `${sock},${serverPid},0`, TMUX_PANE: pane, HOME: dir, CI: '' },
+        env: {
+          ...process.env,
+          TMUX: `${sock},${serverPid},0`,
+          TMUX_PANE: pane,
+          HOME: dir,
+          XDG_CONFIG_HOME: xdg,
+          CI: '',
+        },
         encoding: 'utf8',
       });
       const check = (JSON.parse(r.stdout) as { checks: Record<string, any>[] }).checks.find((c) => c.id === 'tmux');
       if (!check) throw new Error(`no tmux check:\n${r.stdout}\n${r.stderr}`);
       return check;
     };
+    // The default channels (bell, tmux) send nothing tmux would drop: said, not warned about.
+    const quiet = doctor();
+    expect(quiet).toMatchObject({ status: 'info', data: { inside: true, allowPassthrough: 'off' } });
+    expect(quiet.summary).toContain('allow-passthrough is off, and desktop notifications (the osc channel) are not on');
+    expect(quiet.details.join('\n')).toContain('set -g allow-passthrough on');
+
+    // The osc channel on (for one reason is enough): now they are dropped.
+    fs.mkdirSync(path.join(xdg, 'omc-top'), { recursive: true });
+    fs.writeFileSync(
+      path.join(xdg, 'omc-top', 'config.json'),
+      JSON.stringify({ notify: { reasons: { 'waiting for you': ['osc'] } } }),
+    );
     const off = doctor();
     expect(off).toMatchObject({ status: 'warn', data: { inside: true, allowPassthrough: 'off' } });
     expect(off.summary).toContain('allow-passthrough is off');
