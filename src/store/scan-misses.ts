@@ -8,7 +8,8 @@
  *   own `refresh` then drops it, as it drops a file an event said was removed;
  * - polled: a miss is gone when the next scan misses it too (a tick inside an `rm -rf` says nothing);
  * - neither (no watch, closed): gone now.
- * The store sets `hold` and `secondLook` on every domain's ScanMisses (store.ts); each domain keeps its own.
+ * The store sets `hold` and `secondLook` on every domain's ScanMisses (store.ts); each domain keeps its own. A list
+ * outside the watched root (the teams' project location) is polled by its domain: `secondLook` always, no `hold`.
  */
 export class ScanMisses {
   /** The watcher's removal hold: true when it took the misses (they come back as events). */
@@ -22,17 +23,20 @@ export class ScanMisses {
    * Of the files this scan did not find, those to drop now; the rest are kept as they were. `away`: the root is not
    * there, so nothing is dropped (and what was waiting is looked at afresh once it is back).
    */
-  gone(missed: readonly string[], away = false): readonly string[] {
+  gone(missed: readonly string[], away = false, within?: (rel: string) => boolean): readonly string[] {
+    // `within`: this scan listed only part of the list (one team's directory), so only what waits from that part is
+    // settled by it; the rest waits for the scan of its own part.
+    const others = within ? [...this.missedLast].filter((rel) => !within(rel)) : [];
     if (away) {
-      this.missedLast.clear();
+      this.missedLast = new Set(others);
       return [];
     }
     if (this.secondLook) {
       const gone = missed.filter((rel) => this.missedLast.has(rel));
-      this.missedLast = new Set(missed.filter((rel) => !this.missedLast.has(rel)));
+      this.missedLast = new Set([...others, ...missed.filter((rel) => !this.missedLast.has(rel))]);
       return gone;
     }
-    this.missedLast.clear();
+    this.missedLast = new Set(others);
     if (missed.length === 0 || this.hold?.(missed)) return [];
     return missed;
   }

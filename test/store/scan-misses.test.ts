@@ -5,10 +5,13 @@
  * wait. The rescan is injected while the file is away, not timed.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { waitFor } from '../helpers/fixtures.js';
 import type { OmcStore } from '../../src/store/store.js';
+import { resolveOmcRoot } from '../../src/store/root.js';
+import { generateTeam } from '../helpers/team-gen.js';
 
 const page = (title: string) => `---\ntitle: "${title}"\ntags: []\n---\n\n# ${title}\n\nbody of ${title}\n`;
 const NOTEPAD = '# Notepad\n\n## Priority Context\n\nship it\n\n## Working Memory\n\n## MANUAL\n';
@@ -105,5 +108,91 @@ describe('a rescan that misses a file a moment', () => {
     expect(status()).toBe('ok');
     await waitFor(() => status() === 'missing', { what: 'notepad.md gone' });
     expect(seen.slice(0, seen.indexOf('missing')).filter((x) => x !== 'ok')).toEqual([]);
+  });
+});
+
+/** What a team shows (the board row and --json): its workers, its task count, its problem lines. */
+function teamShown(s: OmcStore, key: string): string | null {
+  const t = s.teams.getSnapshot().teams.find((x) => x.key === key);
+  if (!t) return null;
+  const problems = t.problems.filter((x) => x.severity !== 'info').map((x) => `${x.path}: ${x.message}`);
+  return JSON.stringify([t.workers.map((w) => w.name), t.counts.total, problems]);
+}
+
+describe('a rescan that misses a team file a moment', () => {
+  for (const watch of ['auto', 'poll'] as const)
+    it(`teams in the root (${watch}): config.json replaced by rename keeps the team as it was; a team removed goes after the wait`, async ({
+      emptyProject: p,
+      newStore,
+    }) => {
+      const now = Date.now();
+      const kept = generateTeam({ root: p.root, name: 'kept-team', workers: 2, tasks: 3, now });
+      const other = generateTeam({ root: p.root, name: 'other-team', workers: 1, tasks: 2, now });
+      const s: OmcStore = newStore({ root: p.root, watch });
+      s.start();
+      await waitFor(() => s.status.getSnapshot().watchMode === (watch === 'poll' ? 'polling' : 'events'), {
+        what: 'the watch up',
+      });
+      await waitFor(() => teamShown(s, 'kept-team') !== null && teamShown(s, 'other-team') !== null, {
+        what: 'both teams',
+      });
+      const keptAs = teamShown(s, 'kept-team');
+      const seen: (string | null)[] = [];
+      s.teams.subscribe(() => seen.push(teamShown(s, 'kept-team')));
+
+      // OMC's write of config.json: a new file renamed over it, the old one gone a moment before.
+      scanWhileAway(path.join(kept.dir, 'config.json'), () => s.teams.scan());
+      scanWhileAway(path.join(kept.dir, 'tasks', 'task-1.json'), () => s.teams.scan());
+      expect(teamShown(s, 'kept-team')).toBe(keptAs);
+      expect(JSON.stringify(s.teams.report())).toContain('kept-team');
+      fs.rmSync(other.dir, { recursive: true });
+      s.teams.scan();
+      expect(teamShown(s, 'other-team')).not.toBeNull();
+      await waitFor(() => teamShown(s, 'other-team') === null, { what: 'other-team gone' });
+      expect(teamShown(s, 'kept-team')).toBe(keptAs);
+      expect(seen.filter((x) => x !== keptAs)).toEqual([]);
+    });
+
+  it('teams beside the project (OMC_STATE_DIR set, polled): the same, without a watcher', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-statedir-'));
+    try {
+      const env = { ...process.env, OMC_STATE_DIR: stateDir };
+      fs.mkdirSync(path.join(resolveOmcRoot({ cwd: p.dir, env }).root, 'state', 'sessions'), { recursive: true });
+      const res = resolveOmcRoot({ cwd: p.dir, env });
+      expect(res.rule).toBe('state-dir');
+      const now = Date.now();
+      const kept = generateTeam({ root: p.root, name: 'kept-team', workers: 2, tasks: 3, now });
+      const other = generateTeam({ root: p.root, name: 'other-team', workers: 1, tasks: 2, now });
+      const s: OmcStore = newStore({ root: res.root, projectDir: res.projectDir, rootRule: res.rule, watch: 'auto' });
+      s.start();
+      await waitFor(() => teamShown(s, 'project:kept-team') !== null && teamShown(s, 'project:other-team') !== null, {
+        what: 'both teams',
+      });
+      const keptAs = teamShown(s, 'project:kept-team');
+      const seen: (string | null)[] = [];
+      s.teams.subscribe(() => seen.push(teamShown(s, 'project:kept-team')));
+
+      // The project location's poll is a scan of it; made while the file is away.
+      scanWhileAway(path.join(kept.dir, 'config.json'), () => s.teams.scan());
+      scanWhileAway(path.join(kept.dir, 'tasks', 'task-1.json'), () => s.teams.scan());
+      // A worker's directory away a moment (out of the tree: a name left beside it would be a problem of its own).
+      const worker = path.join(kept.dir, 'workers', 'worker-1');
+      fs.renameSync(worker, path.join(p.dir, 'worker-1.away'));
+      s.teams.scan();
+      fs.renameSync(path.join(p.dir, 'worker-1.away'), worker);
+      expect(teamShown(s, 'project:kept-team')).toBe(keptAs);
+      expect(JSON.stringify(s.teams.report())).toContain('kept-team');
+      fs.rmSync(other.dir, { recursive: true });
+      s.teams.scan();
+      expect(teamShown(s, 'project:other-team')).not.toBeNull();
+      await waitFor(() => teamShown(s, 'project:other-team') === null, { what: 'other-team gone' });
+      expect(teamShown(s, 'project:kept-team')).toBe(keptAs);
+      expect(seen.filter((x) => x !== keptAs)).toEqual([]);
+    } finally {
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,6 +15,10 @@
  * cadence): the rescan is stat-gated (a readdir per directory and a stat per
  * file, well under a millisecond for 8 workers and 200 tasks), and it spends
  * no inotify watches on a legacy layout that is usually absent.
+ *
+ * What a listing no longer finds (a team directory, a task, a worker, config.json while it is replaced) is kept as
+ * it was until the miss holds (scan-misses.ts): the root's misses wait in the watcher's removal hold and come back
+ * as removal events; the project location's are gone when the next poll misses them too.
  */
 import path from 'node:path';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
@@ -31,6 +35,7 @@ import { teamsReport } from './report.js';
 import { compareWorkerNames } from './worker-order.js';
 import { shownPath } from '../../io/shown-path.js';
 import { startedAfter } from '../../io/process-start.js';
+import { ScanMisses } from '../scan-misses.js';
 
 /** The key of an area's own problem (scanLocation): that directory could not be listed. */
 const AREA_KEY = /\|state\/team(-bridge)?$/;
@@ -132,6 +137,12 @@ export class TeamsDomain implements Domain {
   private timers: NodeJS.Timeout[] = [];
   private readonly projectPollMs: number;
   private readonly pidRecheckMs: number;
+  /** The root's misses: the store gives them the watcher's removal hold (or the second look when polling). */
+  readonly misses = new ScanMisses();
+  /** The project location's misses: polled here, never watched, so a miss is gone on the next poll's second look. */
+  private readonly projectMisses = new ScanMisses();
+  /** Removals the watcher said happened (its hold let them through): gone now, not held again. */
+  private removed = new Set<string>();
 
   constructor(opts: TeamsDomainOptions) {
     this.clock = opts.clock ?? Date.now;
@@ -140,6 +151,7 @@ export class TeamsDomain implements Domain {
     this.heartbeatStaleMs = opts.heartbeatStaleMs ?? resolveHeartbeatStaleMs();
     this.projectPollMs = opts.projectPollMs ?? 1_000;
     this.pidRecheckMs = opts.pidRecheckMs ?? 5_000;
+    this.projectMisses.secondLook = true;
     const locs: Loc[] = [{ id: 'root', root: opts.root, prefix: '' }];
     if (opts.rootRule === 'state-dir' && opts.projectDir) {
       const projectOmc = path.join(opts.projectDir, '.omc');
@@ -231,6 +243,7 @@ export class TeamsDomain implements Domain {
     let modes = false;
     const problemsBefore = this.locProblemsSig();
     let relist = false;
+    this.removed = new Set(events.filter((e) => e.type === 'unlink' || e.type === 'unlinkDir').map((e) => e.rel));
     for (const ev of events) {
       const parts = ev.rel.split('/');
       if (
@@ -276,7 +289,23 @@ export class TeamsDomain implements Domain {
       this.links = null;
       for (const k of this.teams.keys()) this.dirty.add(k);
     }
+    this.removed.clear();
     if (this.dirty.size > 0 || this.locProblemsSig() !== problemsBefore) this.publish();
+  }
+
+  /**
+   * Of what a listing of `loc` no longer finds, what is kept as it was for now (scan-misses.ts). A removal the
+   * watcher reported (of the path or a directory above it) is not held again. `within`: the part of the location
+   * this listing covered.
+   */
+  private keptMisses(loc: Loc, missed: readonly string[], within: (rel: string) => boolean): Set<string> {
+    const said = (rel: string) => {
+      for (let r = rel; r !== '' && r !== '.'; r = path.posix.dirname(r)) if (this.removed.has(r)) return true;
+      return false;
+    };
+    const asked = missed.filter((rel) => !said(rel));
+    const gone = new Set((loc.id === 'root' ? this.misses : this.projectMisses).gone(asked, false, within));
+    return new Set(asked.filter((rel) => !gone.has(rel)));
   }
 
   dispose(): void {
@@ -341,8 +370,13 @@ export class TeamsDomain implements Domain {
         else this.scanBridgeDir(loc, e.name, edge);
       }
     }
+    // A team's directory missed: `state/team/<name>` stands for the team (a bridge-only one too) until the miss holds.
+    const missed = [...this.teams.values()]
+      .filter((rec) => rec.loc === loc && !present.has(rec.name))
+      .map((rec) => `state/team/${rec.name}`);
+    const kept = this.keptMisses(loc, missed, (rel) => /^state\/team\/[^/]+$/.test(rel));
     for (const [key, rec] of [...this.teams]) {
-      if (rec.loc === loc && !present.has(rec.name)) this.forgetTeam(key);
+      if (rec.loc === loc && !present.has(rec.name) && !kept.has(`state/team/${rec.name}`)) this.forgetTeam(key);
     }
   }
 
@@ -370,8 +404,10 @@ export class TeamsDomain implements Domain {
     const base = `state/team/${name}`;
     const key = this.keyFor(loc, name);
     const top = listDirSync(loc.root, base);
+    const within = (rel: string) => rel === base || rel.startsWith(`${base}/`);
     if (!top.ok) {
       const rec = this.teams.get(key);
+      if (rec?.hasRuntimeDir && this.keptMisses(loc, [base], within).size > 0) return;
       if (rec) {
         rec.hasRuntimeDir = false;
         rec.tail = null;
@@ -385,6 +421,8 @@ export class TeamsDomain implements Domain {
     }
     const rec = this.ensureTeam(loc, name);
     const before = this.listingSig(rec);
+    const workersBefore = rec.workerDirs;
+    const tailBefore = rec.tail;
     let changed = false;
     rec.hasRuntimeDir = true;
     rec.structural.clear();
@@ -468,7 +506,6 @@ export class TeamsDomain implements Domain {
           else fileProblem(`${base}/workers/${e.name}/${f.name}`, f.kind);
         }
       }
-      rec.workerDirs.sort(compareWorkerNames);
     } else if (workers.code !== 'missing')
       rec.structural.set(`${base}/workers`, {
         path: loc.prefix + `${base}/workers`,
@@ -476,8 +513,24 @@ export class TeamsDomain implements Domain {
         severity: 'error',
       });
 
-    for (const k of [...this.cache.keys()])
-      if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
+    // What this listing no longer finds waits until the miss holds (a task rewritten by rename is not a task gone).
+    const unseen = [...this.cache.keys()].filter((k) => k.startsWith(`${loc.id}|${base}/`) && !seen.has(k));
+    const missed = [
+      ...unseen.map((k) => k.slice(loc.id.length + 1)),
+      ...workersBefore.filter((w) => !rec.workerDirs.includes(w)).map((w) => `${base}/workers/${w}`),
+      ...(tailBefore && !hasEvents ? [`${base}/events.jsonl`] : []),
+    ];
+    const kept = this.keptMisses(loc, missed, within);
+    for (const k of unseen) if (!kept.has(k.slice(loc.id.length + 1)) && this.cache.drop(k)) changed = true;
+    for (const rel of kept) {
+      const m = rel.startsWith(`${base}/tasks/`) ? TASK_FILE_RE.exec(path.posix.basename(rel)) : null;
+      if (m && (!rec.taskFiles.has(m[2] as string) || m[1] !== undefined))
+        rec.taskFiles.set(m[2] as string, path.posix.basename(rel));
+      const w = rel.startsWith(`${base}/workers/`) ? rel.split('/')[4] : undefined;
+      if (w && !rec.workerDirs.includes(w)) rec.workerDirs.push(w);
+      if (rel === `${base}/events.jsonl`) rec.tail = tailBefore;
+    }
+    rec.workerDirs.sort(compareWorkerNames);
     if (changed || this.listingSig(rec) !== before) this.dirty.add(key);
   }
 
@@ -510,8 +563,18 @@ export class TeamsDomain implements Domain {
         if (this.cache.readIfChanged(k, loc.root, `${base}/${e.name}`, edge)) changed = true;
       }
     }
-    for (const k of [...this.cache.keys()])
-      if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
+    const unseen = [...this.cache.keys()].filter((k) => k.startsWith(`${loc.id}|${base}/`) && !seen.has(k));
+    const kept = this.keptMisses(
+      loc,
+      unseen.map((k) => k.slice(loc.id.length + 1)),
+      (rel) => rel.startsWith(`${base}/`),
+    );
+    for (const k of unseen) {
+      const rel = k.slice(loc.id.length + 1);
+      if (!kept.has(rel)) {
+        if (this.cache.drop(k)) changed = true;
+      } else names.push(BRIDGE_RE.exec(path.posix.basename(rel))?.[1] as string);
+    }
     const rec = names.length > 0 ? this.ensureTeam(loc, name) : this.teams.get(key);
     if (!rec) return;
     names.sort(compareWorkerNames);
