@@ -4,6 +4,8 @@
  * "true"; OMC_SKIP_HOOKS a comma list naming persistent-mode or stop-continuation), while 4.4.4's `.cjs` hook never
  * looks. The real hook, given what Claude would give it, and omc-top's `--json` for the same project must agree, and
  * omc-top says why it does not block; a running monitor follows a settings file that changes.
+ * 4.15.10's hook is run from a checkout (OMC_TOP_OMC_415) or, without one, its recorded answers are used
+ * (test/fixtures/omc-4.15.10/stop-hooks-disabled.json).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +15,8 @@ import { liveRalph, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import {
   hookProject,
   jsonReport,
-  LIVE_VERSIONS,
+  HOOK_VERSIONS,
+  hookStop,
   projectStore,
   realStop,
   removeHookProjects,
@@ -52,11 +55,18 @@ const CASES: Array<{ name: string; env: Record<string, string> }> = [
   { name: 'OMC_SKIP_HOOKS=pre-tool-use', env: { OMC_SKIP_HOOKS: 'pre-tool-use' } },
 ];
 
-describe.each(LIVE_VERSIONS)("DISABLE_OMC / OMC_SKIP_HOOKS: omc-top's --json vs OMC %s's real Stop hook", (version) => {
+describe.each(HOOK_VERSIONS)("DISABLE_OMC / OMC_SKIP_HOOKS: omc-top's --json vs OMC %s's real Stop hook", (version) => {
   it.each(CASES)('$name in the project’s .claude/settings.json', (c) => {
     const w = project(c.env);
     // Claude Code lays its settings' env over the environment it gives the hook.
-    const hook = realStop({ version, cwd: w.cwd, home: w.home, sessionId: SID, now: w.now, env: c.env });
+    const hook = hookStop('hooks-disabled', c.name, {
+      version,
+      cwd: w.cwd,
+      home: w.home,
+      sessionId: SID,
+      now: w.now,
+      env: c.env,
+    });
     const s = jsonReport({ version, cwd: w.cwd, home: w.home, now: w.now }).sessions.find((x) => x.id === SID);
     const v = s?.verdict;
     expect({ decision: v?.decision, mode: v?.decision === 'block' ? v.mode : null }).toEqual({

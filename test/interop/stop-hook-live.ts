@@ -23,6 +23,48 @@ export const LIVE_VERSIONS: OmcVersion[] = [
   ...(process.env.OMC_TOP_OMC_415 ? ['4.15.10' as const] : []),
 ];
 
+/**
+ * The versions a hook-vs-omc-top test compares with: 4.15.10 always, by its real hook when OMC_TOP_OMC_415 names a
+ * checkout, else by the answers that hook gave on the same cases (test/fixtures/omc-4.15.10/stop-<book>.json,
+ * recorded by test/interop/omc-runs/record-415-stops.ts), so CI checks 4.15.10 too.
+ */
+export const HOOK_VERSIONS: OmcVersion[] = ['5.5.0', '4.4.4', '4.15.10'];
+
+type Decision = { decision: 'block' | 'stop'; mode: string | null };
+
+/** The recorded answers of 4.15.10's hook for one book of cases, by case name. */
+function recorded415(book: string): Record<string, Decision> {
+  const file = path.join(REPO, 'test', 'fixtures', 'omc-4.15.10', `stop-${book}.json`);
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { cases: Record<string, Decision> }).cases;
+}
+
+/**
+ * What `version`'s Stop hook decides for case `name` of `book`: its real hook, or for 4.15.10 without a checkout the
+ * answer its real hook gave when recorded. With OMC_TOP_RECORD_415 (a directory; the recorder sets it), 4.15.10's
+ * live answers are written there too, one file per book.
+ */
+export function hookStop(book: string, name: string, r: StopRun): Decision {
+  if (r.version === '4.15.10' && !process.env.OMC_TOP_OMC_415) {
+    const d = recorded415(book)[name];
+    if (!d)
+      throw new Error(
+        `no recorded 4.15.10 answer for "${name}" (${book}): record with npx tsx test/interop/omc-runs/record-415-stops.ts <checkout>`,
+      );
+    return d;
+  }
+  const { decision, mode } = realStop(r);
+  const into = process.env.OMC_TOP_RECORD_415;
+  if (r.version === '4.15.10' && into) {
+    const file = path.join(into, `${book}.json`);
+    const cases = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Decision>) : {};
+    if (cases[name] && (cases[name].decision !== decision || cases[name].mode !== mode))
+      throw new Error(`two answers recorded for "${name}" (${book})`);
+    cases[name] = { decision, mode };
+    fs.writeFileSync(file, JSON.stringify(cases));
+  }
+  return { decision, mode };
+}
+
 export interface StopRun {
   version: OmcVersion;
   cwd: string;

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   hookProject,
   jsonReport,
-  LIVE_VERSIONS,
-  realStop,
+  HOOK_VERSIONS,
+  hookStop,
   removeHookProjects,
   writeModeState,
 } from './stop-hook-live.js';
@@ -37,10 +37,16 @@ const CASES: Array<{ mode: string; fields: Record<string, unknown> }> = [
   { mode: 'ultragoal', fields: { current_phase: 'failed' } },
 ];
 
-describe.each(LIVE_VERSIONS)("terminal phases: omc-top's --json vs OMC %s's real Stop hook", (version) => {
+describe.each(HOOK_VERSIONS)("terminal phases: omc-top's --json vs OMC %s's real Stop hook", (version) => {
   it.each(CASES)('$mode $fields', (c) => {
     const w = project(c.mode, c.fields);
-    const hook = realStop({ version, cwd: w.cwd, home: w.home, sessionId: SID, now: w.now });
+    const hook = hookStop('terminal-phase', `${c.mode} ${JSON.stringify(c.fields)}`, {
+      version,
+      cwd: w.cwd,
+      home: w.home,
+      sessionId: SID,
+      now: w.now,
+    });
     const s = jsonReport({ version, cwd: w.cwd, home: w.home, now: w.now }).sessions.find((x) => x.id === SID);
     const v = s?.verdict;
     expect({ decision: v?.decision, mode: v?.decision === 'block' ? v.mode : null }).toEqual({

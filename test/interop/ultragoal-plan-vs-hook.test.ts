@@ -4,6 +4,8 @@
  * lower-cased, or `aggregateCompletion.status` "complete": the hook lets the agent stop). Each tree is judged by the
  * real hook and by omc-top's `--json` (its verdict and the ultragoal row), which must agree; and a running monitor
  * follows the plan as it changes (a goal marked complete ends the enforcement without any state file changing).
+ * 4.15.10's hook is run from a checkout (OMC_TOP_OMC_415) or, without one, its recorded answers are used
+ * (test/fixtures/omc-4.15.10/stop-ultragoal-plan.json).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +15,8 @@ import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import {
   hookProject,
   jsonReport,
-  LIVE_VERSIONS,
+  HOOK_VERSIONS,
+  hookStop,
   projectStore,
   realStop,
   removeHookProjects,
@@ -71,12 +74,12 @@ const CASES: Array<{ name: string; state?: Record<string, unknown>; plan: { rel:
   { name: 'reinforced 50 times', state: { reinforcement_count: 50 }, plan: null },
 ];
 
-const hookVersions = LIVE_VERSIONS.filter((v) => v !== '4.4.4');
+const hookVersions = HOOK_VERSIONS.filter((v) => v !== '4.4.4');
 
 describe.each(hookVersions)("ultragoal's plan (goals.json): omc-top's --json vs OMC %s's real Stop hook", (version) => {
   it.each(CASES)('$name', (c) => {
     const w = project(c.state ?? {}, c.plan);
-    const hook = realStop({ version, cwd: w.cwd, home: w.home, sessionId: SID, now: w.now });
+    const hook = hookStop('ultragoal-plan', c.name, { version, cwd: w.cwd, home: w.home, sessionId: SID, now: w.now });
     const doc = jsonReport({ version: version as OmcVersion, cwd: w.cwd, home: w.home, now: w.now });
     const s = doc.sessions.find((x) => x.id === SID);
     const v = s?.verdict;
