@@ -14,7 +14,7 @@ import { ledgerTail } from '../store/cancel/describe.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
 import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
 import { sessionInstall, sessionTranscriptInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
-import { pauseRefusal } from '../store/cancel/pause-support.js';
+import { cancelBooks, deafWords, enabledInstalls, pauseRefusal } from '../store/cancel/pause-support.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { noRootMessage } from '../store/root.js';
 import { diskTree } from '../store/verdict/disk-tree.js';
@@ -113,8 +113,10 @@ export function verifyByVerdict(
     const ok = v.rule === 'cancel-signal' || v.decision === 'stop';
     return { ok, why: `the Stop hook still blocks: ${line}`, line, verdict: v };
   }
-  // The gate, not the decision: the cancel's own signal lets the agent stop for 30 s, its files must not.
-  const still = v.modes.filter((m) => m.gateHolds && ended.has(m.mode));
+  // The gate, not the decision: the cancel's own signal lets the agent stop for 30 s, its files must not. A whole
+  // session's cancel ends every mode this book enforces for it, also one the plan left (another book's owner rule).
+  const whole = done.plan.request.mode === null;
+  const still = v.modes.filter((m) => m.gateHolds && (whole || ended.has(m.mode)));
   return {
     ok: still.length === 0,
     why: `the Stop hook still enforces ${still.map((m) => m.mode).join(', ')}`,
@@ -373,6 +375,8 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       : null;
   const omc = own ?? found.omc;
   const rules = omc.rules;
+  // Several OMC plugins enabled: Claude Code runs each one's Stop hook, so each one's book judges the cancel too.
+  const alsoEnabled = omc.assumed ? [] : enabledInstalls(omc).slice(1);
   const refused = pauseOnly ? pauseRefusal(omc) : null;
   if (refused)
     return fail(
@@ -383,7 +387,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       `${refused}. Cancel without --signal-only to end the loop (its files are removed). Nothing was written.`,
     );
 
-  const first = planCancel(res.root, req, io.now(), { rules: omc.assumed ? null : rules });
+  const first = planCancel(res.root, req, io.now(), { rules: cancelBooks(omc) });
   if (!first.ok)
     return fail(
       io,
@@ -411,6 +415,17 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       const unrecorded = records ? await records.add(cancelRecordOf(outcome)) : null;
       // "Verified" only when the Stop hook, re-reading disk now, no longer holds the agent for these modes.
       const after = verifyByVerdict(res.root, outcome, rules, res.projectDir, io.now(), home);
+      const also = alsoEnabled.map((o) => ({
+        o,
+        r: verifyByVerdict(res.root, outcome, o.rules, res.projectDir, io.now(), home),
+      }));
+      const alsoFails = also.find((x) => !x.r.ok);
+      // A 4.4.4 among them never reads the cancel's signal: said as a pause's refusal says it (pause-support.ts).
+      const alsoWhy = alsoFails
+        ? alsoFails.o.rules === '4.4.4'
+          ? `${deafWords(alsoFails.o)}, so ${alsoFails.r.why.replace(/^the Stop hook /, 'it ')}`
+          : `OMC ${alsoFails.o.version ?? alsoFails.o.rules} runs this session's hooks too (${alsoFails.o.source}); ${alsoFails.r.why.replace(/^the Stop hook /, 'its Stop hook ')}`
+        : null;
       // Not knowing the version, a result that holds for one release and not another is no result.
       const books = omc.assumed ? verifyUnderEveryBook(res.root, outcome, res.projectDir, io.now(), home) : null;
       const depends = books
@@ -421,8 +436,8 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
             )
             .join('; ')}`
         : null;
-      const ok = outcome.ok && after.ok && depends === null;
-      const why = depends ?? after.why;
+      const ok = outcome.ok && after.ok && alsoWhy === null && depends === null;
+      const why = depends ?? (after.ok ? (alsoWhy ?? after.why) : after.why);
       const done = ok === outcome.ok ? outcome : { ...outcome, ok, summary: `${outcome.summary}; but ${why}` };
       const claude = done.ok ? await watchClaude(done, res.root, res.projectDir, waitMs, io) : null;
       if (records && unrecorded === null && claude)
@@ -430,7 +445,10 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
           records,
           done,
           claude,
-          () => verifyByVerdict(res.root, done, rules, res.projectDir, io.now(), home).ok,
+          () =>
+            [rules, ...alsoEnabled.map((o) => o.rules)].every(
+              (r) => verifyByVerdict(res.root, done, r, res.projectDir, io.now(), home).ok,
+            ),
           io.now(),
         );
       const unstopped = waitMs > 0 && claude !== null && inTurnAtCancel(claude) && claude.stoppedMs === null;
@@ -441,6 +459,16 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
             omc_version: omcJson(omc),
             verdict: after.verdict,
             depends_on_version: books && books.map((b) => ({ rules: b.rules, ok: b.ok, detail: b.line })),
+            also_enabled:
+              also.length === 0
+                ? null
+                : also.map(({ o, r }) => ({
+                    version: o.version,
+                    source: o.source,
+                    rules: o.rules,
+                    ok: r.ok,
+                    detail: r.ok ? r.line : r.why,
+                  })),
             claude: claudeJson(claude, done.signal.requestedMs, done.plan.request.pauseOnly),
             cancel_record_problem: unrecorded,
           }) + '\n',
@@ -449,6 +477,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
         (done.ok ? io.out : io.err)(
           human(done, claude) +
             `  Stop hook (OMC ${rules} rules): ${after.line}\n` +
+            also.map(({ o, r }) => `  Stop hook (OMC ${o.rules} rules, ${o.source}): ${r.line}\n`).join('') +
             (unrecorded === null
               ? ''
               : `  cancel record: not written (${unrecorded}): other omc-tops will not say if it does not take\n`),

@@ -6,16 +6,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, type TempProject } from '../helpers/fixtures.js';
 import { hookDecision, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
 import { writeRetiredUltrawork } from '../helpers/omc-plugin.js';
 import { BUNDLE } from '../helpers/attention-surfaces.js';
 import { collectDoctorReport } from '../../src/commands/doctor-checks.js';
 import { scaled } from '../helpers/time-scale.js';
-import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
+import { twoPlugins as twoPluginHome } from '../helpers/two-plugins.js';
 
 const S = '3f3f3f3f-3333-4333-8333-333333333333';
 
@@ -27,33 +26,10 @@ afterEach(() => {
   p = base = null;
 });
 
-/** A home whose user settings enable OMC 5.5.0 (`@dev`, named first) and OMC 4.4.4 (`@omc`), both installed. */
 function twoPlugins(): { home: string; env: Record<string, string> } {
-  base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-2p-'));
-  const home = path.join(base, 'home');
-  const config = path.join(home, '.claude');
-  const plugins: Record<string, unknown> = {};
-  for (const [market, pkg, version] of [
-    ['dev', OMC55, '5.5.0'],
-    ['omc', OMC444, '4.4.4'],
-  ] as const) {
-    const dir = path.join(config, 'plugins', 'cache', market, 'oh-my-claudecode', version);
-    fs.mkdirSync(path.join(dir, '.claude-plugin'), { recursive: true });
-    fs.copyFileSync(path.join(pkg, 'package.json'), path.join(dir, 'package.json'));
-    fs.copyFileSync(path.join(pkg, '.claude-plugin', 'plugin.json'), path.join(dir, '.claude-plugin', 'plugin.json'));
-    const at = new Date().toISOString();
-    plugins[`oh-my-claudecode@${market}`] = [
-      { scope: 'user', installPath: dir, version, installedAt: at, lastUpdated: at },
-    ];
-  }
-  writeOmcJson(path.join(config, 'plugins', 'installed_plugins.json'), { version: 2, plugins });
-  writeOmcJson(path.join(config, 'settings.json'), {
-    enabledPlugins: { 'oh-my-claudecode@dev': true, 'oh-my-claudecode@omc': true },
-  });
-  return {
-    home,
-    env: { HOME: home, CLAUDE_CONFIG_DIR: config, NPM_CONFIG_PREFIX: path.join(base, 'npm-prefix') },
-  };
+  const w = twoPluginHome();
+  base = w.base;
+  return w;
 }
 
 const hook = (home: string, v: HookVersion) =>

@@ -8,7 +8,7 @@ import { describePlan } from '../../store/cancel/describe.js';
 import { executeCancel, type ExecuteOptions, type ExecuteOutcome } from '../../store/cancel/execute.js';
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
-import { pauseRefusal } from '../../store/cancel/pause-support.js';
+import { cancelBooks, pauseRefusal } from '../../store/cancel/pause-support.js';
 import type { OmcInstall } from '../../store/omc-install.js';
 import type { OmcStore } from '../../store/store.js';
 
@@ -32,7 +32,8 @@ export function planCancelFor(
   const refused = req.pauseOnly ? pauseRefusal(install) : null;
   if (refused)
     return { ok: false, message: `${refused}; ${howToCancel} (its files are removed). Nothing was written.` };
-  const r = planCancel(store.root, req, now, { rules: install.assumed ? null : install.rules });
+  // Every enabled OMC plugin's Stop hook runs: the plan warns by each one's book.
+  const r = planCancel(store.root, req, now, { rules: cancelBooks(install) });
   return r.ok ? { ok: true, plan: r.plan } : { ok: false, message: r.message };
 }
 

@@ -280,7 +280,8 @@ export async function executeCancel(
   opts: ExecuteOptions,
 ): Promise<ExecuteOutcome> {
   if (opts.readonly) return { kind: 'refused', message: READONLY_NOTHING_WRITTEN };
-  const fresh = planCancel(root, confirmed.request, opts.now());
+  // Planned again by the same books: the warnings are those the confirmed plan gave.
+  const fresh = planCancel(root, confirmed.request, opts.now(), { rules: confirmed.books });
   if (!fresh.ok) return { kind: 'refused', message: fresh.message, nothing: fresh.code !== 'invalid-id' };
   // Re-ask only when what would be done changed; a loop that merely moved on is still the loop the user meant.
   let movedOn: string | null = null;

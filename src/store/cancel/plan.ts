@@ -104,6 +104,11 @@ export interface CancelPlan {
   fingerprint: string;
   /** The fingerprint without file contents (see onlyProgressed). */
   shape: string;
+  /**
+   * The rule books of every OMC whose Stop hook runs for the session (several plugins may be enabled), null when no
+   * version was found: a re-plan (execute.ts) warns by the same ones.
+   */
+  books: RulesVersion[] | null;
 }
 
 export type PlanFailure = 'invalid-id' | 'not-found' | 'nothing-active' | 'mode-not-active' | 'unreadable';
@@ -228,19 +233,21 @@ type Skipped = Array<{ rel: string; reason: string }>;
 type Refusal = { ok: false; code: PlanFailure; message: string };
 
 /**
- * @param opts.rules the rule book of the OMC that runs the session's hooks, when known: a plan then
- *   says which of the modes left running that version still enforces.
+ * @param opts.rules the rule book of the OMC that runs the session's hooks, when known (every one's where several
+ *   OMC plugins are enabled: Claude Code runs each one's Stop hook): a plan then says which of the modes left running
+ *   one of them still enforces.
  */
 export function planCancel(
   root: string,
   req: CancelRequest,
   now: number,
-  opts: { rules?: RulesVersion | null } = {},
+  opts: { rules?: RulesVersion | readonly RulesVersion[] | null } = {},
 ): PlanResult {
+  const books = opts.rules == null ? null : typeof opts.rules === 'string' ? [opts.rules] : [...opts.rules];
   const target = checkTarget(root, req.sessionId);
   if (!target.ok) return target;
   const { sid, dir, label, makesDir } = target;
-  const files = gatherStateFiles(root, sid, dir);
+  const files = gatherStateFiles(root, sid, dir, books?.includes('4.4.4') === true);
   // A mode file (or the directory) this user may not read: neither a cancel nor a pause is safe (unreadable.ts).
   if (files.refused)
     return { ok: false, code: 'unreadable', message: unreadableCancelReason(files.refused.rel, files.refused.why) };
@@ -255,7 +262,7 @@ export function planCancel(
   const artifacts = req.pauseOnly ? [] : runtimeArtifacts(root, sid, dir, ending);
   const skillActive = skillActiveClear(root, req, dir);
   const ledger = ledgerEnds(root, steps, files.active);
-  const warnings = planWarnings(root, req, signal, ending, now, files.active, opts.rules ?? null);
+  const warnings = planWarnings(root, req, signal, ending, now, files.active, books, skipped);
   const { fingerprint, shape } = fingerprints(req, ending, signal, steps, artifacts, skillActive, skipped);
   return {
     ok: true,
@@ -275,6 +282,7 @@ export function planCancel(
       warnings,
       fingerprint,
       shape,
+      books,
     },
   };
 }
@@ -348,8 +356,13 @@ interface TargetFiles {
   refused: { rel: string; why: string } | null;
 }
 
-/** Every state file that may belong to the target, and who owns it. */
-function gatherStateFiles(root: string, sid: string | null, dir: string): TargetFiles {
+/**
+ * Every state file that may belong to the target, and who owns it. `by444`: OMC 4.4's Stop hook runs for the session
+ * (alone or beside another OMC plugin): it takes a file in the session's directory whose `session_id` names the
+ * session for the session's own, whatever `_meta` says, so such a file is the target's to end (no other session's
+ * hook reads it there).
+ */
+function gatherStateFiles(root: string, sid: string | null, dir: string, by444 = false): TargetFiles {
   const skipped: Skipped = [];
   const refused: Array<{ rel: string; why: string }> = [];
   const listing = listDirSync(root, dir);
@@ -363,7 +376,7 @@ function gatherStateFiles(root: string, sid: string | null, dir: string): Target
       : modeFilesIn(root, dir, skipped, undefined, refused);
   const mine: StateFile[] = [];
   for (const f of own) {
-    if (sid !== null && f.owner !== null && f.owner !== sid) {
+    if (sid !== null && f.owner !== null && f.owner !== sid && !(by444 && f.value.session_id === sid)) {
       if (f.value.active === true)
         skipped.push({
           rel: f.rel,
@@ -590,7 +603,8 @@ function planWarnings(
   ending: string[],
   now: number,
   active: StateFile[],
-  rules: RulesVersion | null,
+  books: RulesVersion[] | null,
+  skipped: Skipped,
 ): string[] {
   const warnings: string[] = [];
   const sigLock = readTextSync(root, `${signal.rel}.mutation.lock`);
@@ -612,15 +626,34 @@ function planWarnings(
     if (RETIRED_IN_55.has(m) && !req.pauseOnly)
       warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
   }
-  // A mode left running that the session's OMC still enforces keeps the agent working after the 30 s signal.
-  if (req.mode !== null && !req.pauseOnly && rules !== '5.5.0') {
+  // A mode left running that one of the session's OMCs still enforces keeps the agent working after the 30 s signal
+  // (at once under 4.4, whose hook never reads the signal).
+  const olds = books === null ? null : books.filter((b) => b !== '5.5.0');
+  if (req.mode !== null && !req.pauseOnly && (olds === null || olds.length > 0)) {
+    const whose =
+      olds === null ? 'an OMC 4.x' : `OMC ${olds.map((b) => (b === '4.4.4' ? '4.4' : '4.15')).join("'s and ")}'s`;
+    // 4.4's hook never reads the signal: the agent is kept working at once, not after 30 s.
+    const when = olds?.includes('4.4.4')
+      ? 'at once (OMC 4.4 never reads cancel signals)'
+      : 'once the 30 s signal has passed';
     for (const f of active) {
       if (ending.includes(f.mode) || !RETIRED_IN_55.has(f.mode)) continue;
       warnings.push(
-        `${f.mode} (${f.rel}) stays: it was not started together with ${req.mode}, and ${rules ? `OMC ${rules === '4.4.4' ? '4.4' : '4.15'}'s` : 'an OMC 4.x'} Stop hook enforces it, so it keeps the agent working once the 30 s signal has passed (cancel it too: --mode ${f.mode}, or the whole session)`,
+        `${f.mode} (${f.rel}) stays: it was not started together with ${req.mode}, and ${whose} Stop hook enforces it, so it keeps the agent working ${when} (cancel it too: --mode ${f.mode}, or the whole session)`,
       );
     }
   }
+  // A file left alone in the session's directory that OMC 4.4's hook enforces for it: that hook never reads the
+  // cancel's signal, so the agent is kept working at once (said before anything is written, as a pause's refusal).
+  if (books?.includes('4.4.4') && req.sessionId !== null && !req.pauseOnly)
+    for (const f of active) {
+      if (f.rel !== `state/sessions/${req.sessionId}/${f.mode}-state.json` || f.value.session_id !== req.sessionId)
+        continue;
+      if (!ending.includes(f.mode) || !skipped.some((x) => x.rel === f.rel)) continue;
+      warnings.push(
+        `${f.rel} is left as it is, and OMC 4.4's Stop hook, which runs for this session, never reads cancel signals: it keeps the agent working for ${f.mode}`,
+      );
+    }
   return warnings;
 }
 
