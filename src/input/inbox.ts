@@ -141,6 +141,8 @@ export const INBOX_BINDINGS: readonly B[] = [
     keys: ['a'],
     help: 'acknowledge: the item leaves the count (here, in status --tmux and every omc-top) until it arises anew',
     hint: 'ack',
+    // Not offered on a problem with a file: it is not acknowledged, it clears when the file is put right.
+    offered: (ctx) => ackable(ctx) !== null,
     // Not a write to .omc, but to omc-top's own state directory: --readonly writes nothing at all.
     writes: true,
     readonlyText: '--readonly: nothing is written, so nothing can be acknowledged',
@@ -193,8 +195,17 @@ export const INBOX_BINDINGS: readonly B[] = [
     keys: ['enter', 'right', 'l'],
     help: 'open what the item is about: its session (the mode it names picked), its team, the pane of the file',
     hint: 'open',
+    // A problem about what no pane shows (the .omc root itself, a setting): nothing to open, so not offered.
+    offered: (ctx) => {
+      const r = rowOf(ctx);
+      return r?.kind !== 'problem' || paneOfProblem(r.problem.path) !== null;
+    },
     disabled: (ctx) => {
       const r = rowOf(ctx);
+      if (r?.kind === 'problem' && isAnswerLine(r.problem))
+        return 'a line to answer is decided here, with its keys in the footer: there is nothing to open';
+      if (r?.kind === 'problem' && paneOfProblem(r.problem.path) === null)
+        return `no pane shows ${r.problem.path}: the line clears once that is put right`;
       return !r ? 'nothing selected' : r.kind === 'need' && isPermissionNeed(r.item) ? ANSWER_ABOVE : null;
     },
     run: (ctx) => {

@@ -198,3 +198,29 @@ describe('attention on screen', () => {
     await a.waitForText('Needs you: not followed here');
   });
 });
+
+describe('the inbox on a problem line', () => {
+  it('a problem about what no pane shows offers neither ack nor open, and says why when pressed', async ({
+    project,
+    mount,
+  }) => {
+    fs.mkdirSync(path.join(project.root, 'ultragoal'), { recursive: true });
+    fs.writeFileSync(path.join(project.root, 'ultragoal', 'goals.json'), '{ not json');
+    const { a } = await start({ project, mount }, 80);
+    await a.waitForText('needs you: 1');
+    await a.press('!');
+    await a.waitForText('Needs you (1)');
+    const footerOf = () => a.lines().find((l) => l.includes('? help')) ?? '';
+    expect(footerOf()).toMatch(/a ack {2}c cancel {2}Enter open/);
+    await a.press('j');
+    await a.waitForText(/▸ ⚠ ultragoal\/goals\.json: invalid JSON/);
+    // Neither acts on this line: the footer offers neither, and each says why when pressed anyway.
+    const footer = footerOf();
+    expect(footer).not.toContain('a ack');
+    expect(footer).not.toContain('Enter open');
+    await a.press('a');
+    await a.waitForText('problems with files clear when the file is fixed');
+    await a.press('\r');
+    await a.waitForText('no pane shows ultragoal/goals.json: the line clears once that is put right');
+  });
+});
