@@ -89,7 +89,13 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
       ? `installed in ${st.settingsPath}${st.problem ? `, but ${st.problem}` : ''}`
       : `not installed in ${st.settingsPath}${st.problem ? ` (${st.problem})` : ''}`;
     const message = st.alsoIn.length > 0 ? `${main}; ${alsoInWords(st.alsoIn)}` : main;
-    return say(st.problem === null, message, { status: st });
+    const code = say(st.problem === null, message, { status: st });
+    // What it runs, as doctor says it, on a line of its own (plain output; --json has `status.command`).
+    if (st.installed && st.command !== null && !args.flags.has('json'))
+      (st.problem === null ? io.out : io.err)(
+        `  runs: ${cleanLine(st.command)} (waits ${st.waitSeconds} s for omc-top, Claude's timeout ${st.timeout ?? '?'} s)\n`,
+      );
+    return code;
   }
   if (verb === 'uninstall') {
     const r = uninstallHook(projectDir, dir);

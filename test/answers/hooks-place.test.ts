@@ -22,6 +22,7 @@ import {
 
 afterEach(cleanupHooksProjects);
 
+const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const local = (dir: string) => path.join(dir, '.claude', 'settings.local.json');
 
 describe('omc-top hooks writes the settings file Claude Code reads where it runs', () => {
@@ -33,7 +34,12 @@ describe('omc-top hooks writes the settings file Claude Code reads where it runs
     expect(r.said).toContain(`added the PermissionRequest hook in ${local(sub)}`);
     expect(fs.existsSync(local(s.p.dir))).toBe(false);
     expect(JSON.stringify(JSON.parse(fs.readFileSync(local(sub), 'utf8')))).toContain('--omc-top-hook');
-    expect(hooksIn(s, sub, 'status').said).toBe(`omc-top hooks: installed in ${local(sub)}\n`);
+    // Installed: where, then what Claude Code runs for it (as doctor says it).
+    expect(hooksIn(s, sub, 'status').said).toMatch(
+      new RegExp(
+        `^omc-top hooks: installed in ${escapeRe(local(sub))}\\n  runs: \\S+ \\S+omc-top-hook\\.mjs permission --omc-top-hook \\(waits 60 s for omc-top, Claude's timeout 65 s\\)\\n$`,
+      ),
+    );
     expect(hooksCheck(sub, s.env)).toMatchObject({
       status: 'ok',
       summary: expect.stringContaining(`in ${local(sub)}:`),
@@ -145,7 +151,8 @@ describe('"disableAllHooks" that is not a boolean: Claude Code does not load tha
     });
     const st = hooksIn(s, s.p.dir, 'status');
     expect(st.code).toBe(1);
-    expect(st.said).toBe(`omc-top hooks: installed in ${s.settings}, but ${words}\n`);
+    expect(st.said.split('\n')[0]).toBe(`omc-top hooks: installed in ${s.settings}, but ${words}`);
+    expect(st.said.split('\n')[1]).toMatch(/^ {2}runs: .*--omc-top-hook \(waits \d+ s for omc-top/);
     expect(hooksCheck(s.p.dir, s.env)).toMatchObject({ status: 'warn', details: expect.arrayContaining([words]) });
     // Its env is not given to the hooks either: the root is not under its OMC_STATE_DIR.
     expect(resolveOmcRoot({ cwd: s.p.dir, env: s.env }).root).toBe(path.join(s.p.dir, '.omc'));
