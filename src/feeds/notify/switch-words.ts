@@ -14,5 +14,5 @@ export function notifySwitchText(on: boolean, fleet = false): string {
   if (on) return 'notifications on: a loop that needs you rings the bell / notifies again (N turns them off)';
   return fleet
     ? 'notifications off: nothing rings from the fleet until N turns them on again (push, when set up, still goes out; the header count still shows)'
-    : 'notifications off: nothing rings or pushes from here until N turns them on again (a serve on this project pushes instead; the header count still shows)';
+    : 'notifications off: nothing rings or pushes from this monitor until N turns them on again (a serve or fleet view running on this project, with push set up, pushes instead; the header count still shows)';
 }
