@@ -127,6 +127,30 @@ describe('cost on screen', () => {
     expect(t).toMatch(/▌By day \(UTC\)[^]*2026-12-01\s+\$0\.0019 est\./);
   });
 
+  it('no Claude transcript of the project at all: the spend is not known, not $0', async ({
+    emptyProject: p,
+    mount,
+  }) => {
+    writeLiveRalph(p, { sessionId: SID, iteration: 1, max: 10 });
+    const store = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      projectDir: p.dir,
+      clock: () => NOW,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude-here'), HOME: p.dir } },
+    });
+    store.start();
+    const app = mount(store, { columns: 100, rows: 30 });
+    await app.ready;
+    await app.press('$');
+    const t = await app.waitForText('Spent in this project');
+    expect(t).toContain('Spent in this project: — (no Claude transcript of this project found) · today (UTC) —');
+    // No "$0" for a spend not seen (the prices' footnote says a model with no price is never shown as $0).
+    expect(t.split('\n').filter((l) => l.includes('$0') && !l.includes('never as $0'))).toEqual([]);
+    expect(t).not.toContain('nothing spent');
+    expect(t).toMatch(/▌By mode[^]*nothing counted: no Claude transcript of this project found/);
+  });
+
   it('/ in the Cost pane says in one line that it has no filter (the letters typed next are keys, seen as such)', async ({
     emptyProject,
     mount,

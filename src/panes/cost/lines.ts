@@ -233,10 +233,16 @@ export function loopCountsText(loops: readonly LoopRow[]): string {
     .join(' · ');
 }
 
+/** The project's spend when no transcript of it was seen. */
+export const NO_TRANSCRIPT = 'no Claude transcript of this project found';
+
 function projectSpentText(p: { estimate: Estimate; tokens: number; sessions: number; notPriced: number }): string {
   const over = `over ${p.sessions} session${p.sessions === 1 ? '' : 's'} (subagents included)`;
   if (p.sessions === 0 && p.notPriced > 0)
     return `— (${p.notPriced} session${p.notPriced === 1 ? '' : 's'} ${NOT_PRICED})`;
+  // No transcript seen at all (no Claude config directory here, or none of its sessions): what was spent is not
+  // known, which "$0" would hide.
+  if (p.sessions === 0) return `— (${NO_TRANSCRIPT})`;
   return `${estimateText(p.estimate)} · ${formatTokens(p.tokens)} tokens ${over}${p.notPriced > 0 ? ` + ${p.notPriced} ${NOT_PRICED}` : ''}`;
 }
 
@@ -259,7 +265,7 @@ export function costPaneLines(
   const r = costRollupMemo(sessions, store.runs.runs(), claude, prices, now, index, store.runs.seenWindows());
   const today = r.byDay.find((d) => d.day === new Date(now).toISOString().slice(0, 10));
   push(
-    `Spent in this project: ${projectSpentText(r.project)} · today (UTC) ${today ? estimateText(today.estimate) : r.project.sessions === 0 && r.project.notPriced > 0 ? '—' : '$0 est.'}`,
+    `Spent in this project: ${projectSpentText(r.project)} · today (UTC) ${today ? estimateText(today.estimate) : r.project.sessions === 0 ? '—' : '$0 est.'}`,
     'title',
   );
   if (r.project.notPriced > 0) push(`  ⚠ ${notPricedText(r.project.notPriced)}`, 'warn');
@@ -408,11 +414,13 @@ export function costPaneLines(
     text: `  ${cell(name, nameW)}${cell(estimateText(s.estimate), estW)}${formatTokens(s.tokens)} tokens`,
   });
   for (const m of r.byMode) out.push(rollupRow(m.mode === NO_LOOP ? '(no loop)' : m.mode, m));
-  if (r.byMode.length === 0) push('  nothing spent yet', 'dim');
+  // Nothing counted because no transcript was seen is not "nothing spent".
+  const none = r.project.sessions === 0 ? `  nothing counted: ${NO_TRANSCRIPT}` : '  nothing spent yet';
+  if (r.byMode.length === 0) push(none, 'dim');
   out.push({ text: '' });
   out.push({ text: '▌By day (UTC)', tone: 'title' });
   for (const x of r.byDay) out.push(rollupRow(x.day, x));
-  if (r.byDay.length === 0) push('  nothing spent yet', 'dim');
+  if (r.byDay.length === 0) push(none, 'dim');
 
   out.push({ text: '' });
   push(
