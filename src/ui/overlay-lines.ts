@@ -276,23 +276,44 @@ function lineOfEntry(lines: readonly OverlayLine[], entry: number): number {
   return lines.length;
 }
 
-/**
- * The first line a text overlay shows at the size it is drawn at now. Its `scroll` counts the lines of the width
- * it was scrolled at (`at`); after a resize the rows wrap differently, so the entry at the top is kept (not the
- * line number, which would land elsewhere), and a view scrolled to its end stays at the end.
- */
-export function textOverlayScroll(o: TextOverlay, inp: OverlayInputs, body: Size, lines?: OverlayLine[]): number {
-  const now = lines ?? textOverlayLines(o, inp, body.columns);
-  if (o.at?.end) return maxScroll(now.length, body.rows);
-  if (o.at === undefined || o.at.columns === body.columns) return o.scroll;
-  return lineOfEntry(now, entryOf(textOverlayLines(o, inp, o.at.columns), o.scroll));
+/** Where a scrolled text was scrolled: the width its line numbers count at, and whether that was its end. */
+export interface ScrollAnchor {
+  columns: number;
+  end: boolean;
 }
 
-/** The overlay scrolled to `scroll` at the size it is drawn at now: remembered with that width, and whether at the end. */
-export function scrolledTextOverlay(o: TextOverlay, scroll: number, total: number, body: Size): TextOverlay {
-  return {
-    ...o,
-    scroll,
-    at: { columns: body.columns, end: total > body.rows && scroll >= maxScroll(total, body.rows) },
-  };
+/**
+ * The first line of a scrolled text (the help, the message log, the fleet's help) at the size it is drawn at now.
+ * Its `scroll` counts the lines of the width it was scrolled at (`at`); after a resize the rows wrap differently,
+ * so the entry at the top is kept (not the line number, which would land elsewhere), and a view scrolled to its
+ * end stays at the end. `linesAt` gives the text's lines at a width.
+ */
+export function anchoredScroll(
+  scroll: number,
+  at: ScrollAnchor | undefined,
+  linesAt: (width: number) => OverlayLine[],
+  body: Size,
+  lines?: OverlayLine[],
+): number {
+  const now = lines ?? linesAt(body.columns);
+  if (at?.end) return maxScroll(now.length, body.rows);
+  if (at === undefined || at.columns === body.columns) return scroll;
+  return lineOfEntry(now, entryOf(linesAt(at.columns), scroll));
 }
+
+/** The anchor of a text scrolled to `scroll` at the size it is drawn at now. */
+export const anchorOf = (scroll: number, total: number, body: Size): ScrollAnchor => ({
+  columns: body.columns,
+  end: total > body.rows && scroll >= maxScroll(total, body.rows),
+});
+
+/** The first line a text overlay shows at the size it is drawn at now (anchoredScroll). */
+export const textOverlayScroll = (o: TextOverlay, inp: OverlayInputs, body: Size, lines?: OverlayLine[]): number =>
+  anchoredScroll(o.scroll, o.at, (w) => textOverlayLines(o, inp, w), body, lines);
+
+/** The overlay scrolled to `scroll` at the size it is drawn at now: remembered with that width, and whether at the end. */
+export const scrolledTextOverlay = (o: TextOverlay, scroll: number, total: number, body: Size): TextOverlay => ({
+  ...o,
+  scroll,
+  at: anchorOf(scroll, total, body),
+});

@@ -27,6 +27,13 @@ async function twoProjects(opts: { readonly?: boolean; rows?: number } = {}) {
   return { app, footer };
 }
 
+/** Resizes the terminal and waits for a frame drawn after it (the last frame before is of the old size). */
+async function resized(app: { resize(c: number, r: number): void; frames(): readonly string[] }, c: number, r: number) {
+  const drawn = app.frames().length;
+  app.resize(c, r);
+  await waitFor(() => app.frames().length > drawn || null, { what: `a frame at ${c}x${r}` });
+}
+
 describe('omc-top --all: the fleet keys are a bindings table', () => {
   it('? shows the help generated from the table, scrolls like every overlay, Esc closes it', async () => {
     const { app, footer } = await twoProjects({ rows: 24 });
@@ -47,6 +54,50 @@ describe('omc-top --all: the fleet keys are a bindings table', () => {
     const back = await app.waitForText('STATUS');
     expect(back).not.toContain('Fleet (--all) keys');
     expect(app.exited()).toBe(false);
+    app.unmountOnly();
+  });
+
+  it('the help re-anchors on a resize: at its end it stays at the end, else the entry at its top stays on top', async () => {
+    const { app } = await twoProjects({ rows: 24 });
+    await resized(app, 80, 24);
+    await app.step('?');
+    await app.waitForText('Fleet (--all) keys');
+    await app.step('G');
+    // The last entry of the help (the header section's last line, wrapped as the width wraps it).
+    const end = /gives up the counts\s*first, then the quota/;
+    const joined = () => app.lines().join(' ').replace(/\s+/g, ' ');
+    await waitFor(() => end.test(joined()) || null, { what: 'the help at its end' });
+    for (const [columns, rows] of [
+      [60, 24],
+      [100, 30],
+    ] as const) {
+      await resized(app, columns, rows);
+      await waitFor(() => (end.test(joined()) && !/more below/.test(app.text())) || null, {
+        what: `the help still at its end at ${columns}x${rows}`,
+      });
+    }
+    // Back at the top, a few lines down: after a resize the entry that was at the top is at the top again.
+    await resized(app, 80, 24);
+    await app.step('g', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j');
+    await waitFor(() => /↑ 8 more above/.test(app.text()) || null, { what: 'scrolled eight lines' });
+    const ls = app.lines();
+    const top = ls[ls.findIndex((l) => /more above/.test(l)) + 1] ?? '';
+    const firstWords = top.trim().split(/\s+/).slice(0, 2).join(' ');
+    expect(firstWords).not.toBe('');
+    for (const [columns, rows] of [
+      [60, 24],
+      [100, 30],
+    ] as const) {
+      await resized(app, columns, rows);
+      await waitFor(
+        () => {
+          const now = app.lines();
+          const i = now.findIndex((l) => /more above/.test(l));
+          return i >= 0 && (now[i + 1] ?? '').trim().startsWith(firstWords) ? true : null;
+        },
+        { what: `${firstWords} still at the top at ${columns}x${rows}` },
+      );
+    }
     app.unmountOnly();
   });
 

@@ -7,7 +7,7 @@
 import type { Binding, BindingContext } from '../../kit/bindings.js';
 import { SIBLING_SLOWDOWN, type FleetRow, type FleetSnapshot, type RemoteActions } from '../../fleet/model.js';
 import { listView, scrollTo, type Move } from '../../kit/list.js';
-import { tableHelpLines, type OverlayLine } from '../../ui/overlay-lines.js';
+import { anchorOf, anchoredScroll, tableHelpLines, type OverlayLine } from '../../ui/overlay-lines.js';
 import { wrapText } from '../../ui/format.js';
 import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import type { Size } from '../../kit/pane.js';
@@ -87,8 +87,24 @@ export const fleetHelpLines = (width: number, readonly: boolean): OverlayLine[] 
   ...tableHelpLines(FLEET_TITLE.replace(/`/g, ''), FLEET_BINDINGS, readonly, Math.max(20, width)),
   { text: '' },
   { text: 'The header', tone: 'title' },
-  ...HEADER_HELP.flatMap((t) => wrapText(t, Math.max(20, width)).map((text) => ({ text }))),
+  // A wrapped part's further lines are `cont`: a resize keeps the part at the top in view (anchoredScroll).
+  ...HEADER_HELP.flatMap((t) =>
+    wrapText(t, Math.max(20, width)).map((text, i): OverlayLine => (i > 0 ? { text, cont: true } : { text })),
+  ),
 ];
+
+/** Where the help is drawn at this terminal size: the list's place and its column-title row. */
+export const fleetHelpBody = (size: Size): Size => ({
+  columns: Math.max(20, size.columns),
+  rows: listHeight(size.rows) + 1,
+});
+
+/**
+ * The help's first line at this terminal size: its scroll counts the lines of the width it was scrolled at, so
+ * after a resize the part that was at the top stays there, and a help read to its end stays at its end.
+ */
+export const fleetHelpScroll = (help: FleetUiState['help'] & object, size: Size, readonly: boolean): number =>
+  anchoredScroll(help.scroll, help.at, (w) => fleetHelpLines(w, readonly), fleetHelpBody(size));
 
 /** What the header's parts say, whole: a narrow header shortens or leaves out the counts first (layout.ts). */
 const HEADER_HELP = [
@@ -99,11 +115,15 @@ const HEADER_HELP = [
 ];
 
 function scrollHelp(ctx: Ctx, to: Move): void {
-  const height = listHeight(ctx.size.rows) + 1;
-  const total = fleetHelpLines(ctx.size.columns, ctx.app.readonly).length;
-  ctx.set((s) =>
-    s.help ? { ...s, help: { scroll: scrollTo(s.help.scroll, scrollDelta(to, height), total, height) } } : s,
-  );
+  const body = fleetHelpBody(ctx.size);
+  const total = fleetHelpLines(body.columns, ctx.app.readonly).length;
+  ctx.set((s) => {
+    if (!s.help) return s;
+    // Moved from where it is drawn now (its line numbers may be of another width), and remembered at this one.
+    const from = fleetHelpScroll(s.help, ctx.size, ctx.app.readonly);
+    const scroll = scrollTo(from, scrollDelta(to, body.rows), total, body.rows);
+    return { ...s, help: { scroll, at: anchorOf(scroll, total, body) } };
+  });
 }
 
 function openSelected(ctx: Ctx): void {

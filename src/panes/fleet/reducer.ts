@@ -10,6 +10,7 @@ import { GroupedLines, type LineList } from './grouped-lines.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { statusWords } from '../sessions/rows.js';
 import { rowSearchText } from './layout.js';
+import type { ScrollAnchor } from '../../ui/overlay-lines.js';
 
 export interface FleetConfirm {
   title: string;
@@ -23,8 +24,11 @@ export interface FleetUiState {
   list: ListState;
   confirm: FleetConfirm | null;
   flash: { text: string; kind: 'info' | 'error' } | null;
-  /** The `?` help on screen, scrolled to this line; null when closed. */
-  help: { scroll: number } | null;
+  /**
+   * The `?` help on screen, scrolled to this line of the width `at` names (and whether that was its end: a
+   * resize keeps the part at its top, or its end; keys.ts fleetHelpScroll); null when closed.
+   */
+  help: { scroll: number; at?: ScrollAnchor } | null;
   /** Rows shown: every word must be in the row's text as drawn (layout.ts rowSearchText). */
   filter: string;
   filterEditing: boolean;

@@ -16,7 +16,7 @@ import { quotaWordsChangeInMs } from '../../store/cost/quota-words.js';
 import { listView, moreAbove, moreBelow } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
-import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpLines } from './keys.js';
+import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpLines, fleetHelpScroll } from './keys.js';
 import { columnsHeader, groupLine, headerText, listHeight, rowLine } from './layout.js';
 import { filtering, rowCounts, selectedRow, shownIds, shownLines, type FleetUiState } from './reducer.js';
 
@@ -105,7 +105,7 @@ export function FleetView({
     body = (
       <ScrollLines
         lines={fleetHelpLines(width, readonly)}
-        scroll={ui.help.scroll}
+        scroll={fleetHelpScroll(ui.help, { columns: width, rows }, readonly)}
         width={width}
         height={listHeight(rows) + 1}
       />
