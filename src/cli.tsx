@@ -525,6 +525,9 @@ function moveFollower(
     const again = opts.rootFor(opts.omc, here);
     if (!again.exists || again.root === res.root) return false;
     const was = res.root;
+    // A fleet started later finds the project where it is now: the old directory names nothing any more.
+    if (!opts.readonly && again.rule !== 'override')
+      void rememberProject(ownStateDir(), here, Date.now(), { replaces: opts.cwd }).catch(() => undefined);
     opts.cwd = here;
     Object.assign(res, again);
     live.attention.dispose();

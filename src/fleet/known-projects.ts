@@ -86,17 +86,30 @@ export function readKnownProjects(stateDir: string, now: number): KnownRead {
 
 /**
  * Remembers that omc-top watched the root resolved from `cwd`: merged with what another omc-top wrote meanwhile
- * (a damaged file is replaced). Skipped when the file already says so within the day. Rejects when the state
- * directory cannot be written; the caller decides whether that matters (it never changes what is on screen now).
+ * (a damaged file is replaced). Skipped when the file already says so within the day. `replaces`: the directory
+ * `cwd` was called before (the project renamed while watched): it names nothing any more, so it is dropped rather
+ * than kept beside the new one. Rejects when the state directory cannot be written; the caller decides whether that
+ * matters (it never changes what is on screen now).
  */
-export async function rememberProject(stateDir: string, cwd: string, now: number): Promise<void> {
+export async function rememberProject(
+  stateDir: string,
+  cwd: string,
+  now: number,
+  opts: { replaces?: string } = {},
+): Promise<void> {
   if (!rememberable(cwd)) return;
+  const gone = opts.replaces !== undefined && opts.replaces !== cwd ? opts.replaces : null;
   const already = readKnownProjects(stateDir, now);
-  if (already.ok && already.projects.some((p) => p.cwd === cwd && p.at >= now - REFRESH_MS)) return;
+  if (
+    already.ok &&
+    already.projects.some((p) => p.cwd === cwd && p.at >= now - REFRESH_MS) &&
+    !already.projects.some((p) => p.cwd === gone)
+  )
+    return;
   ensureOwnDir(stateDir);
   await withFileLock(stateDir, KNOWN_PROJECTS_FILE, () => {
     const onDisk = readKnownProjects(stateDir, now);
-    const merged = (onDisk.ok ? onDisk.projects : []).filter((p) => p.cwd !== cwd);
+    const merged = (onDisk.ok ? onDisk.projects : []).filter((p) => p.cwd !== cwd && p.cwd !== gone);
     merged.push({ cwd, at: now });
     atomicWriteSync(stateDir, KNOWN_PROJECTS_FILE, serialize(merged, now));
   });

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/fixtures.js';
@@ -20,7 +21,9 @@ let h: TerminalHarness | null = null;
 let p: TempProject | null = null;
 let moved: string | null = null;
 let child: ChildProcess | null = null;
+const states: string[] = [];
 afterEach(() => {
+  for (const s of states.splice(0)) fs.rmSync(s, { recursive: true, force: true });
   child?.kill('SIGKILL');
   child = null;
   h?.dispose();
@@ -74,6 +77,33 @@ describe('the project directory renamed under the monitor', () => {
       timeoutMs: 30_000,
       what: `the title naming ${path.basename(moved!)} (${JSON.stringify(titles())})`,
     });
+  });
+
+  it('started inside it: the projects omc-top remembers follow the rename (the new path, not the dead one)', async () => {
+    const pr = project();
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-known-'));
+    states.push(state);
+    const known = () => {
+      try {
+        const f = JSON.parse(fs.readFileSync(path.join(state, 'omc-top', 'known-projects.json'), 'utf8')) as {
+          projects: Record<string, number>;
+        };
+        return Object.keys(f.projects);
+      } catch {
+        return [];
+      }
+    };
+    const t = (h = new TerminalHarness({ cwd: pr.dir, cols: 200, rows: 30, env: { XDG_STATE_HOME: state } }));
+    await t.waitForText('ralph 2/10');
+    await waitFor(() => known().includes(pr.dir) || null, { timeoutMs: 30_000, what: 'the project remembered' });
+    fs.renameSync(pr.dir, moved!);
+    await t.waitForText(`the project moved to ${moved}`);
+    // A fleet started later finds the project where it is now: the old path is dropped, not kept beside it.
+    await waitFor(() => (known().includes(moved!) && !known().includes(pr.dir)) || null, {
+      timeoutMs: 10_000,
+      what: `the remembered projects naming ${moved} alone (${JSON.stringify(known())})`,
+    });
+    expect(known()).toEqual([moved]);
   });
 
   it('a root given with --root stays as given: its waiting line says so, nothing is followed', async () => {
