@@ -133,6 +133,12 @@ export class RemoteHost {
   version: string | null = null;
   project = '';
   private rows = new Map<string, RowModel>();
+  /**
+   * A reconnection's snapshot of the rows, until its `ready` replaces the last connection's (null: none pending).
+   * Until then the old rows stay on screen as not live; after it they are exactly what the host reports now, so a
+   * session that ended or was removed while the stream was down leaves (no line ever says it went).
+   */
+  private nextRows: Map<string, RowModel> | null = null;
   /** The project's problem lines there (its monitor's), by their key on the wire, as its stream last said. */
   private fileProblems = new Map<string, Problem>();
   /** This connection's snapshot of them, until its `ready` replaces the last connection's (null: taken). */
@@ -199,6 +205,8 @@ export class RemoteHost {
     this.readyHere = false;
     this.silentMessage = null;
     this.nextProblems = new Map();
+    // A first connection's rows are shown as they come; a later one's replace the old at its `ready`.
+    this.nextRows = this.rows.size > 0 ? new Map() : null;
     const lease = this.opts.pushLease === true && this.leaseKnown;
     const child = this.own(
       spawn(
@@ -296,6 +304,9 @@ export class RemoteHost {
       // This connection's snapshot listed every problem there now: the last connection's are let go.
       if (this.nextProblems !== null) this.fileProblems = this.nextProblems;
       this.nextProblems = null;
+      // So were the rows: those of the last connection that this one did not list are gone there.
+      if (this.nextRows !== null) this.rows = this.nextRows;
+      this.nextRows = null;
       this.version = l.version;
       this.project = l.project;
       this.readyHere = true;
@@ -319,11 +330,13 @@ export class RemoteHost {
     // By identity: the session-less state and a directory named legacy are two rows (an older sender's
     // "legacy", which does not say which, stays one).
     const key = rowIdentity({ session: l.session, sessionless: l.sessionless ?? undefined });
-    if (l.row === null) this.rows.delete(key);
-    else if (this.rows.has(key) || this.rows.size < (this.opts.maxRows ?? MAX_REMOTE_ROWS)) this.rows.set(key, l.row);
+    // Before a reconnection's `ready`: its snapshot, gathered apart (the old rows stay on screen until then).
+    const into = this.nextRows ?? this.rows;
+    if (l.row === null) into.delete(key);
+    else if (into.has(key) || into.size < (this.opts.maxRows ?? MAX_REMOTE_ROWS)) into.set(key, l.row);
     // A stream can name any number of sessions; memory here cannot grow with it.
     else return this.problem(`more than ${this.opts.maxRows ?? MAX_REMOTE_ROWS} sessions: the rest are not shown`);
-    this.opts.onChange();
+    if (into === this.rows) this.opts.onChange();
   }
 
   /**

@@ -185,6 +185,47 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: scaled(120_
     }
   });
 
+  it("after a reconnect the host's rows are exactly what it reports now: a session gone meanwhile leaves", async () => {
+    const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
+    try {
+      const live = sessionId(904);
+      const a = remoteProject(base, 'shop', 2, live);
+      const app = await mountHosts([{ alias: 'boxa' }], [`boxa:${a}`]);
+      const header = () => app.lines().find((l) => l.includes(`@boxa:${a}`)) ?? '';
+      await waitFor(() => header().includes('shop  (3 sessions)') || null, {
+        timeoutMs: 30_000,
+        what: `boxa live with 3 sessions\n${app.text()}`,
+      });
+      const gone = sessionId(1);
+      expect(app.text()).toContain(gone.slice(0, 8));
+      await rig!.killSshd();
+      await waitFor(() => header().includes('lost') || null, { timeoutMs: 30_000, what: `lost\n${app.text()}` });
+      // While the connection is down a finished session is removed there and a new loop starts.
+      fs.rmSync(path.join(a, '.omc', 'state', 'sessions', gone), { recursive: true, force: true });
+      const fresh = sessionId(905);
+      makeLive(path.join(a, '.omc'), fresh);
+      await rig!.startSshd();
+      await waitFor(
+        () =>
+          (/\(\d+ sessions\)/.test(header()) && !header().includes('lost') && app.text().includes(fresh.slice(0, 8))) ||
+          null,
+        { timeoutMs: 60_000, what: `live again with the new loop\n${app.text()}` },
+      );
+      // The removed session's row went with the connection that reported it: not kept beside the new ones.
+      expect(header()).toContain('shop  (3 sessions)');
+      expect(app.text()).not.toContain(gone.slice(0, 8));
+      expect(
+        remote!
+          .groups()[0]
+          ?.rows.map((r) => r.session)
+          .sort(),
+      ).toEqual([sessionId(2), live, fresh].sort());
+      app.unmountOnly();
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it('shows the session-less state and a session directory named legacy as two rows; each cancel lands on its own file', async () => {
     const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
     try {
