@@ -24,6 +24,7 @@ import { FLEET_BINDINGS, heightOf, type FleetKeyContext } from './panes/fleet/ke
 import type { NotifySwitch } from './feeds/notify/switch-words.js';
 import { FleetUi, typeFilter } from './panes/fleet/reducer.js';
 import { FleetView, nextClockChangeMs } from './panes/fleet/view.js';
+import type { Problem, Subscribable } from './store/types.js';
 
 export interface FleetShellProps {
   fleet: LocalFleet;
@@ -39,7 +40,13 @@ export interface FleetShellProps {
   notifier?: NotifySwitch | null;
   /** Each opened project's UiStore by root id (the caller's, so a hang-up can keep their drafts); made here if absent. */
   uiStores?: Map<string, UiStore>;
+  /** Problems with omc-top's own files (its config file, looked at again while the fleet runs: config-problems.ts). */
+  ownProblems?: Subscribable<readonly Problem[]>;
 }
+
+/** None (tests, serve): one array, so that React sees the same snapshot every time it asks. */
+const NONE: readonly Problem[] = [];
+const NO_PROBLEMS: Subscribable<readonly Problem[]> = { subscribe: () => () => undefined, getSnapshot: () => NONE };
 
 export function FleetShell(props: FleetShellProps) {
   const { fleet, fleetUi } = props;
@@ -96,6 +103,8 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
   const { fleet, fleetUi, remote } = props;
   const snap = useSyncExternalStore(fleet.subscribe, fleet.getSnapshot);
   const ui = useSyncExternalStore(fleetUi.subscribe, fleetUi.getSnapshot);
+  const ownStore = props.ownProblems ?? NO_PROBLEMS;
+  const ownProblems = useSyncExternalStore(ownStore.subscribe, ownStore.getSnapshot);
   const size = useTerminalSize();
   const height = heightOf({ size, state: ui });
   const [, tick] = useReducer((n: number) => n + 1, 0);
@@ -139,6 +148,7 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
     redraw: props.redraw,
     openProject,
     notifier: props.notifier ?? null,
+    ownProblems: ownStore.getSnapshot(),
     ackRow: (row) =>
       row.host
         ? (remote?.ack(row) ?? Promise.resolve({ ok: false, text: 'no --host given' }))
@@ -174,6 +184,7 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
       now={Date.now()}
       readonly={props.readonly ?? false}
       notifyOff={props.notifier ? !props.notifier.isEnabled() : false}
+      ownProblems={ownProblems}
     />
   );
 }

@@ -18,6 +18,7 @@ import { pushFromFleet, remoteFeeds } from './fleet/push.js';
 import { ringForRoots } from './feeds/notify/fleet-terminal.js';
 import { shownName } from './io/shown-path.js';
 import { loadConfig } from './config/config-file.js';
+import { watchConfigProblems } from './fleet/config-problems.js';
 import { pushChannels } from './feeds/notify/push/index.js';
 import { fleetTitle } from './fleet/model.js';
 import { keepTitle } from './terminal/title.js';
@@ -78,7 +79,15 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     // Said once, as the monitor says it, with the project it is about.
     onOmcChange: (root, words) => fleetUi.flash(`${root.label}: ${words}`, 'info'),
   });
-  const config = loadConfig().config;
+  const loaded = loadConfig();
+  const config = loaded.config;
+  // The config file looked at again while the fleet runs: its problem stays on the message line and in `!` for as
+  // long as it is bad, and goes when it is fixed; the settings read now stay in force (fleet/config-problems.ts).
+  const configProblems = watchConfigProblems({ atStart: loaded, onFixed: (words) => fleetUi.flash(words, 'info') });
+  // A file broken again: its line is news, not hidden behind an older message (the fixed one).
+  const offConfig = configProblems.subscribe(() => {
+    if (configProblems.getSnapshot().length > 0) fleetUi.update((s) => (s.flash ? { ...s, flash: null } : s));
+  });
   // With push channels, each host's stream takes its project's push lease there for us (fleet/push.ts).
   const remote =
     specs.length > 0
@@ -132,6 +141,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
         theme={theme}
         readonly={opts.readonly}
         notifier={ringer.notifier}
+        ownProblems={configProblems}
         exit={ctl.exit}
         redraw={ctl.redraw}
         suspend={ctl.suspend}
@@ -148,6 +158,8 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       afterRestore: async () => {
         printKept(kept);
         uiStores.forEach((u) => u.dispose());
+        offConfig();
+        configProblems.stop();
         stopPush();
         ringer.dispose();
         await Promise.all([remote?.stop(), fleet.close()]);

@@ -140,6 +140,11 @@ export interface LoadedConfig {
   error: string | null;
   /** The same line without the file's path in front (for --json's problems, which carry the path apart). */
   reason: string | null;
+  /**
+   * What is wrong alone, without what this load made of it (the defaults, the parts left out): a process that read
+   * the file before and goes on with what it read then says that instead (fleet/config-problems.ts).
+   */
+  fault: string | null;
   /** The parts left out (`title`, `push.channels.0`), or "(the whole file)": the defaults apply. */
   dropped: string[];
 }
@@ -156,17 +161,32 @@ const hadPush = (raw: unknown): boolean => {
 const hasPush = (c: OmcTopConfig): boolean => (c.push?.channels?.length ?? 0) > 0 || c.push?.reuseOmc === true;
 
 export function loadConfig(file = configPath()): LoadedConfig {
-  const failed = (reason: string, config: OmcTopConfig, dropped: string[]): LoadedConfig => {
+  const failed = (fault: string, outcome: string, config: OmcTopConfig, dropped: string[]): LoadedConfig => {
     // Field names and messages come shown by every character (drop-invalid.ts): cleanLine has nothing left to
     // remove there, and keeps the file's path and V8's words to one line.
-    const clean = cleanLine(reason);
-    return { config, path: file, error: `${cleanLine(shownPath(file))}: ${clean}`, reason: clean, dropped };
+    const clean = cleanLine(`${fault} ${outcome}`);
+    return {
+      config,
+      path: file,
+      error: `${cleanLine(shownPath(file))}: ${clean}`,
+      reason: clean,
+      fault: cleanLine(fault),
+      dropped,
+    };
   };
   // The defaults have no push channel: a process that was to push says so.
-  const whole = (why: string) => failed(`${why} (using the defaults; push is OFF)`, {}, ['(the whole file)']);
+  const whole = (why: string) => failed(why, '(using the defaults; push is OFF)', {}, ['(the whole file)']);
+  const ok = (config: OmcTopConfig): LoadedConfig => ({
+    config,
+    path: file,
+    error: null,
+    reason: null,
+    fault: null,
+    dropped: [],
+  });
   const r = readConfigText(file);
   if (!r.ok) {
-    if (r.code === 'missing') return { config: {}, path: file, error: null, reason: null, dropped: [] };
+    if (r.code === 'missing') return ok({});
     return whole(r.message);
   }
   let raw: unknown;
@@ -179,7 +199,7 @@ export function loadConfig(file = configPath()): LoadedConfig {
   const pushBefore = hadPush(raw);
   const kept = parseKeepingValid(ConfigSchema, raw);
   if (!kept.ok) return whole(`${kept.whole.field}: ${kept.whole.message}`);
-  if (kept.dropped.length === 0) return { config: kept.data, path: file, error: null, reason: null, dropped: [] };
+  if (kept.dropped.length === 0) return ok(kept.data);
   const named = kept.dropped.slice(0, NAMED_ISSUES).map((d) => `${d.field}: ${d.message}`);
   const more = kept.dropped.length - named.length;
   const parts = [...new Set(kept.dropped.map((d) => d.dropped))];
@@ -189,8 +209,8 @@ export function loadConfig(file = configPath()): LoadedConfig {
       : parts.join(', ');
   const pushOff = pushBefore && !hasPush(kept.data) ? '; push is OFF (no channel left)' : '';
   return failed(
-    `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}` +
-      ` (left out: ${partsShown}${pushOff}; the rest of the file applies)`,
+    `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`,
+    `(left out: ${partsShown}${pushOff}; the rest of the file applies)`,
     kept.data,
     parts,
   );

@@ -170,6 +170,7 @@ describe('config file', () => {
       path: f,
       error: null,
       reason: null,
+      fault: null,
       dropped: [],
     });
     expect(loadConfig(path.join(os.tmpdir(), 'omc-top-no-such-dir', 'config.json')).error).toBeNull();

@@ -15,6 +15,8 @@ import { listHeight, SIBLING_SLOWDOWN_WORDS } from './layout.js';
 import { noLoopWords, rowLabel } from '../../feeds/row.js';
 import { notifySwitchText, type NotifySwitch } from '../../feeds/notify/switch-words.js';
 import { PANES } from '../registry.js';
+import type { Problem } from '../../store/types.js';
+import { shownPath } from '../../io/shown-path.js';
 import {
   backspaceFilter,
   clearFilter,
@@ -23,6 +25,7 @@ import {
   filtering,
   moveFleet,
   openHelp,
+  openProblems,
   selectedLine,
   shownIds,
   selectedRow,
@@ -44,13 +47,15 @@ export interface FleetKeyContext extends BindingContext<FleetUiState> {
   ackRow(row: FleetRow): Promise<{ ok: boolean; text: string }>;
   /** The fleet's notifications (feeds/notify/fleet-terminal.ts); null where nothing rings (tests). */
   notifier?: NotifySwitch | null;
+  /** Problems with omc-top's own files (its config file: fleet/config-problems.ts), as `!` lists them. */
+  ownProblems?: readonly Problem[];
 }
 
 /**
  * The monitor's keys that act on one project (its panes, its inbox, its message log, its roots): the fleet has
  * none of those open, so they say where they work instead of doing nothing (the old message stays otherwise).
  */
-const PROJECT_KEYS = ['tab', 'backtab', '!', 'M', 'O', ...PANES.map((p) => p.hotkey)];
+const PROJECT_KEYS = ['tab', 'backtab', 'M', 'O', ...PANES.map((p) => p.hotkey)];
 export const NOT_IN_FLEET = 'not in the fleet: Enter opens a project, where this key works (Esc comes back)';
 
 function toggleNotify(ctx: Ctx): void {
@@ -73,7 +78,7 @@ export const FLEET_TITLE = 'Fleet (`--all`)';
 
 const ANY = mode<S>('anywhere in the fleet', () => true);
 const CONFIRM = mode<S>('asked to confirm', (s) => s.confirm !== null);
-const HELP = mode<S>('reading the help', (s) => s.confirm === null && s.help !== null);
+const HELP = mode<S>('reading the help or the problems', (s) => s.confirm === null && s.help !== null);
 const FILTER = mode<S>('typing a filter', (s) => s.confirm === null && s.help === null && s.filterEditing);
 const LIST = mode<S>('fleet list', (s) => s.confirm === null && s.help === null && !s.filterEditing);
 
@@ -93,6 +98,40 @@ export const fleetHelpLines = (width: number, readonly: boolean): OverlayLine[] 
   ),
 ];
 
+/**
+ * The `!` list at this width: the problems with omc-top's own files (the config file, for as long as it is bad),
+ * then what the fleet's own look at the machine could not do (the message line's), then where a project's are.
+ */
+export function fleetProblemLines(width: number, own: readonly Problem[], fleet: readonly string[]): OverlayLine[] {
+  const w = Math.max(20, width);
+  const out: OverlayLine[] = [{ text: 'Problems  ·  Esc closes, q quits', tone: 'title' }];
+  const entry = (text: string, tone?: OverlayLine['tone']) =>
+    wrapText(text, w).forEach((line, i) =>
+      out.push({ text: line, ...(tone ? { tone } : {}), ...(i > 0 ? { cont: true } : {}) }),
+    );
+  out.push(
+    { text: '' },
+    { text: own.length ? `Problems with files (${own.length})` : 'Problems with files: none', tone: 'title' },
+  );
+  for (const p of own) entry(`${shownPath(p.path)}: ${p.message}`, p.severity === 'error' ? 'error' : 'warning');
+  if (fleet.length > 0) {
+    out.push({ text: '' }, { text: `Finding the projects (${fleet.length})`, tone: 'title' });
+    for (const f of fleet) entry(f, 'warning');
+  }
+  out.push({ text: '' });
+  entry("A project's own problems are on its line in the list: Enter opens it, where ! lists them.", 'muted');
+  return out;
+}
+
+/** What the open text shows at this width: the help, or the problems list. */
+export const fleetTextLines = (
+  help: FleetUiState['help'] & object,
+  width: number,
+  readonly: boolean,
+  own: readonly Problem[],
+  fleet: readonly string[],
+): OverlayLine[] => (help.what === 'problems' ? fleetProblemLines(width, own, fleet) : fleetHelpLines(width, readonly));
+
 /** Where the help is drawn at this terminal size: the list's place and its column-title row. */
 export const fleetHelpBody = (size: Size): Size => ({
   columns: Math.max(20, size.columns),
@@ -103,8 +142,14 @@ export const fleetHelpBody = (size: Size): Size => ({
  * The help's first line at this terminal size: its scroll counts the lines of the width it was scrolled at, so
  * after a resize the part that was at the top stays there, and a help read to its end stays at its end.
  */
-export const fleetHelpScroll = (help: FleetUiState['help'] & object, size: Size, readonly: boolean): number =>
-  anchoredScroll(help.scroll, help.at, (w) => fleetHelpLines(w, readonly), fleetHelpBody(size));
+export const fleetHelpScroll = (
+  help: FleetUiState['help'] & object,
+  size: Size,
+  readonly: boolean,
+  own: readonly Problem[] = [],
+  fleet: readonly string[] = [],
+): number =>
+  anchoredScroll(help.scroll, help.at, (w) => fleetTextLines(help, w, readonly, own, fleet), fleetHelpBody(size));
 
 /** What the header's parts say, whole: a narrow header shortens or leaves out the counts first (layout.ts). */
 const HEADER_HELP = [
@@ -116,13 +161,14 @@ const HEADER_HELP = [
 
 function scrollHelp(ctx: Ctx, to: Move): void {
   const body = fleetHelpBody(ctx.size);
-  const total = fleetHelpLines(body.columns, ctx.app.readonly).length;
+  const own = ctx.ownProblems ?? [];
   ctx.set((s) => {
     if (!s.help) return s;
+    const total = fleetTextLines(s.help, body.columns, ctx.app.readonly, own, ctx.snap.problems).length;
     // Moved from where it is drawn now (its line numbers may be of another width), and remembered at this one.
-    const from = fleetHelpScroll(s.help, ctx.size, ctx.app.readonly);
+    const from = fleetHelpScroll(s.help, ctx.size, ctx.app.readonly, own, ctx.snap.problems);
     const scroll = scrollTo(from, scrollDelta(to, body.rows), total, body.rows);
-    return { ...s, help: { scroll, at: anchorOf(scroll, total, body) } };
+    return { ...s, help: { ...s.help, scroll, at: anchorOf(scroll, total, body) } };
   });
 }
 
@@ -281,9 +327,15 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     run: toggleNotify,
   },
   {
+    keys: ['!'],
+    help: "the fleet's problems: omc-top's config file while it is bad, and what finding the projects could not do",
+    when: LIST,
+    run: (ctx) => ctx.set(openProblems),
+  },
+  {
     keys: PROJECT_KEYS.filter((k) => !['c', 'p', 'a', 'r', 'q'].includes(k)),
-    help: "a project's keys (Tab, Shift-Tab, !, M, O, the pane letters): Enter a project first; here they say so",
-    helpKeys: 'Tab ! M O s t…',
+    help: "a project's keys (Tab, Shift-Tab, M, O, the pane letters): Enter a project first; here they say so",
+    helpKeys: 'Tab M O s t…',
     when: LIST,
     run: (ctx) => ctx.app.flash(NOT_IN_FLEET, 'info'),
   },
@@ -295,8 +347,8 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
   }),
   ...navBindings<S, Ctx>(HELP, 'scroll the help', scrollHelp, { hint: false }),
   {
-    keys: ['escape', '?', 'f1', 'enter'],
-    help: 'close the help',
+    keys: ['escape', '?', 'f1', 'enter', '!'],
+    help: 'close the help (or the problems)',
     hint: 'close',
     when: HELP,
     run: (ctx) => ctx.set(closeHelp),

@@ -25,10 +25,10 @@ export interface FleetUiState {
   confirm: FleetConfirm | null;
   flash: { text: string; kind: 'info' | 'error' } | null;
   /**
-   * The `?` help on screen, scrolled to this line of the width `at` names (and whether that was its end: a
+   * The `?` help (or, `what`, the `!` problems list) on screen, scrolled to this line of the width `at` names (and whether that was its end: a
    * resize keeps the part at its top, or its end; keys.ts fleetHelpScroll); null when closed.
    */
-  help: { scroll: number; at?: ScrollAnchor } | null;
+  help: { scroll: number; at?: ScrollAnchor; what?: 'problems' } | null;
   /** Rows shown: every word must be in the row's text as drawn (layout.ts rowSearchText). */
   filter: string;
   filterEditing: boolean;
@@ -175,6 +175,7 @@ export const backspaceFilter = (s: FleetUiState): FleetUiState => ({
   filter: [...s.filter].slice(0, -1).join(''),
 });
 export const openHelp = (s: FleetUiState): FleetUiState => ({ ...s, help: { scroll: 0 } });
+export const openProblems = (s: FleetUiState): FleetUiState => ({ ...s, help: { scroll: 0, what: 'problems' } });
 export const closeHelp = (s: FleetUiState): FleetUiState => ({ ...s, help: null });
 
 /** The line under the cursor. */

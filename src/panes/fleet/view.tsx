@@ -16,7 +16,9 @@ import { quotaWordsChangeInMs } from '../../store/cost/quota-words.js';
 import { listView, moreAbove, moreBelow } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
-import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpLines, fleetHelpScroll } from './keys.js';
+import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpScroll, fleetTextLines } from './keys.js';
+import type { Problem } from '../../store/types.js';
+import { shownPath } from '../../io/shown-path.js';
 import { columnsHeader, groupLine, headerText, listHeight, rowLine } from './layout.js';
 import { filtering, rowCounts, selectedRow, shownIds, shownLines, type FleetUiState } from './reducer.js';
 
@@ -70,6 +72,7 @@ export function FleetView({
   now,
   readonly = false,
   notifyOff = false,
+  ownProblems = [],
 }: {
   snap: FleetSnapshot;
   ui: FleetUiState;
@@ -81,6 +84,8 @@ export function FleetView({
   readonly?: boolean;
   /** `N` turned the fleet's notifications off: the header says so, as the monitor's does. */
   notifyOff?: boolean;
+  /** Problems with omc-top's own files (its config file): the message line keeps the first, `!` lists them. */
+  ownProblems?: readonly Problem[];
 }) {
   const theme = useTheme();
   const withFilter = filtering(ui);
@@ -100,12 +105,18 @@ export function FleetView({
     above + below > 0
       ? `  ${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`
       : '';
+  // A bad config file stays said under the list while it is bad (a message replaces it for a moment), as the
+  // monitor keeps its problem lines; `!` lists it whole.
+  const first = ownProblems[0];
+  const own = first
+    ? `⚠ ${shownPath(first.path)}: ${first.message}${ownProblems.length > 1 ? `  (+${ownProblems.length - 1} more: !)` : ''}`
+    : null;
   let body: React.ReactNode;
   if (ui.help && !ui.confirm) {
     body = (
       <ScrollLines
-        lines={fleetHelpLines(width, readonly)}
-        scroll={fleetHelpScroll(ui.help, { columns: width, rows }, readonly)}
+        lines={fleetTextLines(ui.help, width, readonly, ownProblems, snap.problems)}
+        scroll={fleetHelpScroll(ui.help, { columns: width, rows }, readonly, ownProblems, snap.problems)}
         width={width}
         height={listHeight(rows) + 1}
       />
@@ -195,8 +206,8 @@ export function FleetView({
         {fit(headerText(snap, hosts, hostsLive, now, width, notifyOff), width)}
       </Text>
       {body}
-      <Text color={ui.flash?.kind === 'error' ? theme.error : theme.muted} wrap="truncate">
-        {fit(ui.flash?.text ?? snap.problems[0] ?? '', width)}
+      <Text color={ui.flash?.kind === 'error' || (!ui.flash && own) ? theme.error : theme.muted} wrap="truncate">
+        {fit(ui.flash?.text ?? own ?? snap.problems[0] ?? '', width)}
       </Text>
       <Text color={theme.muted} wrap="truncate">
         {fit(hintsThatFit(hints, width), width)}
