@@ -151,11 +151,16 @@ describe('a settled cancel says one word on every surface', () => {
     await app.waitForText(/▸ enforced\s+cccccccc/);
     // This monitor's cancel, made 40 s ago; a Stop event already under way wrote the loop back since.
     const at = Date.now() - 40_000;
+    const startedAt = String(JSON.parse(fs.readFileSync(ralphStateFile(s.root, S), 'utf8')).started_at);
     const planned = planCancel(s.root, { sessionId: S, mode: null, pauseOnly: false }, at, { rules: '5.5.0' });
     if (!planned.ok) throw new Error(planned.message);
     const out = await executeCancel(s.root, planned.plan, { now: () => at });
     if (out.kind !== 'done') throw new Error(out.kind);
-    writeOmcJson(ralphStateFile(s.root, S), liveRalph({ sessionId: S, projectPath: s.dir, prompt: 'ralph fix tests' }));
+    // The same run written back (its started_at kept), as OMC's Stop hook writes the next iteration.
+    writeOmcJson(
+      ralphStateFile(s.root, S),
+      liveRalph({ sessionId: S, projectPath: s.dir, prompt: 'ralph fix tests', startedAt }),
+    );
     expect(realHook(s)).toMatchObject({ decision: 'block', mode: 'ralph' });
     expect(st.cancels.track(out)).toMatchObject({ phase: 'not-taken', final: true });
     await app.waitForText(/▸ not taken\s+cccccccc/);

@@ -44,7 +44,12 @@ export function cancelScene(attached: boolean, cleanups: Array<() => unknown>): 
   const env = { CLAUDE_CONFIG_DIR: cfg, XDG_STATE_HOME: path.join(p.dir, 'xdg-state') };
   const home = path.join(p.dir, 'home');
   fs.mkdirSync(home, { recursive: true });
-  writeOmcJson(ralphStateFile(p.root, S), liveRalph({ sessionId: S, projectPath: p.dir, prompt: 'ralph fix tests' }));
+  // A loop running for ten minutes: the cancels the tests date back a few minutes come after its start (a loop
+  // started after a cancel is a new run, never the cancel not taking).
+  writeOmcJson(
+    ralphStateFile(p.root, S),
+    liveRalph({ sessionId: S, projectPath: p.dir, prompt: 'ralph fix tests', startedAt: Date.now() - 10 * 60_000 }),
+  );
   let claudePid: number | null = null;
   if (attached) {
     const c: ChildProcess = spawn('sleep', ['600'], { stdio: 'ignore' });

@@ -20,18 +20,19 @@ describe('the reason a cancel did not take', () => {
       writeOmcJson(abs, { ...live(), last_checked_at: new Date().toISOString() });
       const a = await app({ columns, rows: 24, watch: 'poll' });
       await a.waitForText(/▸ enforced\s+88727f43 ralph 3\/10/);
+      const startedAt = String(live().started_at);
       await a.press('c');
       await a.waitForText('y: cancel the loop');
       await a.press('y');
       await a.waitForText(/ended \d+s +88727f43/);
-      // A Stop event already under way writes ralph back, fresh and owned: the cancel did not take.
+      // A Stop event already under way writes ralph back, fresh and owned (the same run: its started_at kept).
       const iso = new Date().toISOString();
       writeOmcJson(abs, {
         active: true,
         iteration: 5,
         max_iterations: 10,
         session_id: S,
-        started_at: iso,
+        started_at: startedAt,
         last_checked_at: iso,
       });
       await a.waitForText('re-armed it)');

@@ -82,12 +82,14 @@ describe('sessions pane: cancel and pause keys', () => {
   it('the message follows the verdict: a loop re-armed inside the window turns "cancelled" into "not ended yet"', async () => {
     const { until, key, frame } = mount();
     await until(/▸ enforced\s+88727f43 ralph 3\/10/);
+    const startedAt = readJson(ralphRel).started_at as string;
     key('c');
     await until('y: cancel the loop');
     key('y');
     await until(`ralph, ultrawork ended on disk in ${S}: no targeted mode is active`);
-    // Issue 11, observed: a Stop event already under way writes ralph back, fresh and owned.
-    writeOmcJson(abs(ralphRel), liveRalph({ sessionId: S, iteration: 5, max: 10 }));
+    // Issue 11, observed: a Stop event already under way writes ralph back, fresh and owned (the same run: its
+    // started_at kept; a loop started after the cancel would be a new one, not the cancel failing).
+    writeOmcJson(abs(ralphRel), liveRalph({ sessionId: S, iteration: 5, max: 10, startedAt }));
     // The row shows the loop back on disk under the signal's countdown (the word every surface says); the message
     // line says why, and no longer claims the cancel was verified.
     await until(/cancel \d+s\s+88727f43 ralph 5\/10[^]*not ended yet: ralph active again/);

@@ -6,7 +6,8 @@
  */
 import { describePlan } from '../../store/cancel/describe.js';
 import { executeCancel, type ExecuteOptions, type ExecuteOutcome } from '../../store/cancel/execute.js';
-import type { TrackedCancel } from '../../store/cancel/tracker.js';
+import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
+import { SETTLED_SHOW_MS } from '../../store/cancel/settled.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
 import { cancelBooks, pauseRefusal } from '../../store/cancel/pause-support.js';
 import type { OmcInstall } from '../../store/omc-install.js';
@@ -87,6 +88,26 @@ export type CarriedOut =
  */
 export async function carryOutCancel(store: OmcStore, plan: CancelPlan, opts: ExecuteOptions): Promise<CarriedOut> {
   const out = await executeCancel(store.root, plan, opts);
+  if (out.kind === 'refused' && out.ended === true && !plan.request.pauseOnly)
+    return { ...out, message: alreadyEnded(store, plan, out.message, opts.now()) };
   if (out.kind !== 'done') return out;
   return { kind: 'done', done: out, entry: store.cancels.track(out) };
+}
+
+/**
+ * The loop the dialog showed active ended before "y" was carried out (a second monitor's cancel a moment earlier,
+ * OMC's own /cancel, the loop's end): said as already ended, and by whom when omc-top's cancel records tell (the
+ * record is read again here: the other monitor wrote it a moment ago).
+ */
+function alreadyEnded(store: OmcStore, plan: CancelPlan, why: string, now: number): string {
+  store.cancelRecords.load();
+  const rec = store.cancelRecords.getSnapshot().records.get(trackerKey(plan.request.sessionId));
+  const what = [...plan.modes, ...plan.linked].join(', ');
+  const recent = rec !== undefined && rec.modes.some((m) => plan.modes.includes(m)) && rec.notEnded.length === 0;
+  // Within the minutes a settled cancel is said for: an older record is not what ended it just now.
+  if (recent && now - rec.requestedMs < SETTLED_SHOW_MS) {
+    const by = rec.followedBy ? `omc-top (pid ${rec.followedBy.pid})` : '`omc-top cancel`';
+    return `${what} in ${plan.label} already ended: ${by} cancelled it at ${new Date(rec.requestedMs).toISOString().slice(11, 19)} UTC, while this dialog was open; nothing to cancel, nothing was written`;
+  }
+  return `${what} in ${plan.label} already ended while this dialog was open (omc-top's cancel records name no other omc-top: OMC's /cancel or the loop's own end); nothing was written (${why})`;
 }

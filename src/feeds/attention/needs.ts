@@ -233,12 +233,16 @@ export function recordNeed(rec: CancelRecord, s: SessionView | undefined): NeedI
   );
   if (!s || !still) return null;
   const id = rec.key;
-  const how = rec.notEnded.includes(still.mode) ? 'the cancel could not end it' : 'it was written again after';
+  const at = `omc-top's cancel at ${clockHms(rec.requestedMs)} UTC`;
+  // Never ended (a lock held, a file changed under it) is not "again"; re-armed after it is the tracker's own words.
+  const what = rec.notEnded.includes(still.mode)
+    ? `${still.mode} is still active and enforced (${at} could not end it)`
+    : `${still.mode} is active and enforced again (its file was rewritten after ${at}: a Stop event already under way re-armed it)`;
   return {
     id: `cancel-not-taken:${id}@${rec.requestedMs}`,
     kind: 'cancel-not-taken',
     reason: 'cancel did not take',
-    text: `cancel did not take: ${still.mode} is active and enforced again (${how} omc-top's cancel at ${clockHms(rec.requestedMs)} UTC) · c cancels again`,
+    text: `cancel did not take: ${what} · c cancels again`,
     since: rec.requestedMs,
     session: id,
     mode: still.mode,

@@ -8,7 +8,7 @@
 import { readonlyRefusal } from '../../io/readonly-words.js';
 import type { CancelPlan } from '../../store/cancel/plan.js';
 import { cancelDialog, carryOutCancel, planCancelFor } from '../../feeds/answers/cancel-plan.js';
-import { unrecordedText } from '../../store/cancel/words.js';
+import { movedOnText, unrecordedText } from '../../store/cancel/words.js';
 import { isValidSessionId } from '../../store/sessions/omc-rules.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { claudeWords, type TrackedPhase } from '../../store/cancel/tracker.js';
@@ -76,7 +76,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
         let lastSaid: [string, 'success' | 'info' | 'error'] | null = null;
         const say = (text: string, tone: 'success' | 'info' | 'error') => {
           lastSaid = [text, tone];
-          const moved = out.movedOn ? ` (it moved on while you confirmed: ${out.movedOn})` : '';
+          const moved = out.movedOn ? `; ${movedOnText(out.movedOn)}` : '';
           ctx.app.flash(`${text}${moved}${unrecorded}`, tone);
         };
         void tracker.recorded(out).then((why) => {

@@ -16,7 +16,7 @@
 import { READONLY_NOTHING_WRITTEN } from '../../io/readonly-words.js';
 import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '../../io/safe-fs/index.js';
 import { LEDGER_END_REL, recordRunEnd } from '../runs/ledger-end.js';
-import { stateOwner } from '../sessions/omc-rules.js';
+import { stateOwner, timeMs } from '../sessions/omc-rules.js';
 import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './hook-rules.js';
 import { StateLockError, withStateLock } from './mutation-lock.js';
 import { describeChange, onlyProgressed, planCancel, type CancelPlan, type PlannedStep } from './plan.js';
@@ -34,6 +34,11 @@ export interface StepResult {
   detail: string;
   /** omc-top's own write (or the lock it takes for one) failed: the cancel is cut short, not refused by the disk's state. */
   writeFailed?: boolean;
+  /**
+   * OMC's mutation lock on the file could not be taken (held by a live OMC writer, or not a valid lock record): the
+   * file was left as it is, while the cancel's signal, written first, is on disk.
+   */
+  lockRefused?: boolean;
   /** The `end` line this step appended to OMC 5.6's run ledger (ledger-end.ts), exactly as written. */
   ledgerLine?: string;
 }
@@ -82,8 +87,11 @@ export interface CancelDone {
 export type ExecuteOutcome =
   | CancelDone
   | { kind: 'changed'; plan: CancelPlan; what: string }
-  /** `nothing`: the re-plan found nothing left to cancel (another cancel, or the session, got there first). */
-  | { kind: 'refused'; message: string; nothing?: boolean };
+  /**
+   * `nothing`: the re-plan found nothing left to cancel (another cancel, or the session, got there first); `ended`:
+   * the modes the plan named are no longer active (not a file that became unreadable).
+   */
+  | { kind: 'refused'; message: string; nothing?: boolean; ended?: boolean };
 
 export interface ExecuteOptions {
   now(): number;
@@ -182,6 +190,9 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
       return { ...base, ok: true, word: 'inactive', ...said };
     });
   } catch (e) {
+    // The lock's own words say "Nothing was changed": true of this file, not of the cancel (its signal is written).
+    if (e instanceof StateLockError)
+      return { ...base, ok: false, word: 'FAILED', detail: `left as it is: ${e.reason}`, lockRefused: true };
     return { ...base, ok: false, word: 'FAILED', detail: describeWriteError(e), writeFailed: byTheDisk(e) };
   }
 }
@@ -237,13 +248,22 @@ function verify(root: string, plan: CancelPlan, steps: StepResult[]): StillActiv
   return out;
 }
 
+/**
+ * What the signal a lock-refused cancel still wrote does. The signal goes first, as OMC's own state_clear writes it
+ * (state-tools.js): a Stop event racing the cancel then already lets the agent stop. Looking at the mode file's lock
+ * before writing it would not make "nothing was changed" true either (OMC can take the lock a moment later), so the
+ * order stays OMC's and the words say what was written.
+ */
+export const signalWrittenText = (signal: Pick<WrittenSignal, 'rel' | 'expiresMs'>): string =>
+  `the cancel signal ${signal.rel} was written: OMC's Stop hook lets the agent stop until ${new Date(signal.expiresMs).toISOString().slice(11, 19)} UTC, then enforces the loop again; cancel again once the lock is free`;
+
 /** The hook's verdict on the signal we wrote, against the disk as it is now. */
 export function judgeSignal(
   root: string,
   signal: WrittenSignal,
   sessionId: string | null,
   now: number,
-): { inForce: boolean; reason: string; ours: boolean } {
+): { inForce: boolean; reason: string; ours: boolean; untilMs: number | null } {
   const r = readTextSync(root, signal.rel);
   if (!r.ok)
     return {
@@ -253,9 +273,12 @@ export function judgeSignal(
           ? 'the signal file is gone (an expired signal is deleted by the Stop hook; session end deletes it too)'
           : r.message,
       ours: false,
+      untilMs: null,
     };
   const ours = r.text === signal.text;
   const sig = parseObj(r.text);
+  // Whose ever signal it is (another omc-top's cancel of the same loop, OMC's own /cancel), the hook honours it until then.
+  const untilMs = timeMs(sig?.expires_at);
   let apText: string | null = null;
   if (signal.autopilotRel && sessionId !== null) {
     const ap = readTextSync(root, signal.autopilotRel);
@@ -269,9 +292,10 @@ export function judgeSignal(
       inForce: false,
       reason: 'the autopilot is no longer active, so the digest-bound signal has nothing left to cover',
       ours,
+      untilMs,
     };
   }
-  return { ...v, ours };
+  return { ...v, ours, untilMs };
 }
 
 export async function executeCancel(
@@ -282,7 +306,14 @@ export async function executeCancel(
   if (opts.readonly) return { kind: 'refused', message: READONLY_NOTHING_WRITTEN };
   // Planned again by the same books: the warnings are those the confirmed plan gave.
   const fresh = planCancel(root, confirmed.request, opts.now(), { rules: confirmed.books });
-  if (!fresh.ok) return { kind: 'refused', message: fresh.message, nothing: fresh.code !== 'invalid-id' };
+  if (!fresh.ok)
+    return {
+      kind: 'refused',
+      message: fresh.message,
+      nothing: fresh.code !== 'invalid-id',
+      // What the user confirmed is no longer active on disk: it ended while the dialog was open.
+      ended: fresh.code === 'nothing-active' || fresh.code === 'mode-not-active',
+    };
   // Re-ask only when what would be done changed; a loop that merely moved on is still the loop the user meant.
   let movedOn: string | null = null;
   if (fresh.plan.fingerprint !== confirmed.fingerprint) {
@@ -385,7 +416,9 @@ export async function executeCancel(
       ? `${ended} ended on disk in ${plan.label}: no targeted mode is active`
       : failedWrite !== null
         ? `${CANCEL_FAILED}: ${failedWrite}; still active: ${stillActive.map((s) => s.mode).join(', ')}`
-        : `cancel did not take: ${stillActive.map((s) => `${s.rel} ${s.why}`).join('; ')}`;
+        : `cancel did not take: ${stillActive.map((s) => `${s.rel}: ${s.why}`).join('; ')}${
+            steps.some((s) => s.lockRefused === true) ? `; ${signalWrittenText(signal)}` : ''
+          }`;
     const ledger = steps.map((s) => LEDGER_NOTE.exec(s.detail)?.[1]).find((x) => x !== undefined);
     if (ledger) summary += `; the run ledger line was not written (${ledger})`;
   }

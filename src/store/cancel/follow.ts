@@ -36,9 +36,12 @@ export interface Followed {
   claude: ClaudeSide;
 }
 
-/** A mode the cancel ended is active on disk (the same reading as the word in flight, in-flight.ts). */
+/**
+ * A mode the cancel ended is active on disk, the same run (the same reading as the word in flight, in-flight.ts): a
+ * loop started after the cancel is a new one (the tracker and the attention engine read it so too), not "not taken".
+ */
 const loopActiveOf = (rec: CancelRecord, s: SessionView | undefined) =>
-  (s?.modes ?? []).some((m) => m.active && rec.modes.includes(m.mode));
+  (s?.modes ?? []).some((m) => m.active && rec.modes.includes(m.mode) && (m.startedMs ?? -Infinity) <= rec.requestedMs);
 
 /**
  * One look at a recorded cancel: what this process follows of it now, and its settlement once its flight is over

@@ -80,7 +80,9 @@ export function flightWhy(w: FlightWord): string {
 export function trackedFlight(t: TrackedCancel, now: number): FlightWord | null {
   if (t.final || t.pauseOnly) return null;
   const loopActive = t.phase === 'waiting';
-  return flightWord({ requestedMs: t.requestedMs, expiresMs: t.expiresMs, loopActive, claude: t.claude }, now);
+  // Watched past its own signal while another writer's replacing one is in force (tracker.ts watchUntilMs).
+  const expiresMs = Math.max(t.expiresMs, t.watchUntilMs ?? 0);
+  return flightWord({ requestedMs: t.requestedMs, expiresMs, loopActive, claude: t.claude }, now);
 }
 
 /**
@@ -126,6 +128,11 @@ export function rowFlight(
   claude: ClaudeSessionView | undefined,
   now: number,
 ): FlightWord | null {
+  const requestedMs = Math.max(tracked?.requestedMs ?? 0, rec?.requestedMs ?? 0);
+  const modes = tracked && tracked.requestedMs >= (rec?.requestedMs ?? 0) ? tracked.modes : (rec?.modes ?? []);
+  // A loop the cancel ended, started anew since (a later started_at): the row says what the disk says, as it does
+  // once the cancel is settled (settled.ts), not the old run's "ended" or "cancel" over the new one.
+  if (s.modes.some((m) => m.active && modes.includes(m.mode) && (m.startedMs ?? -Infinity) > requestedMs)) return null;
   if (tracked && tracked.requestedMs >= (rec?.requestedMs ?? 0)) {
     if (rec?.requestedMs === tracked.requestedMs && (rec.settled ?? null) !== null) return null;
     const w = trackedFlight(tracked, now);

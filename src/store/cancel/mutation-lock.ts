@@ -49,6 +49,11 @@ export class StateLockError extends Error {
     readonly kind: StateLockFailure,
     readonly lockRel: string,
     message: string,
+    /**
+     * Why, without the message's "Nothing was changed": for a caller that had already written something of its own
+     * (a cancel's signal, execute.ts) and says so itself.
+     */
+    readonly reason: string = message,
   ) {
     super(message);
     this.name = 'StateLockError';
@@ -199,6 +204,7 @@ export async function acquireStateLock(
       'platform',
       lockRel,
       `cannot take OMC's state lock on ${process.platform}: omc-top cannot state its own process start time the way OMC checks it. Nothing was changed.`,
+      `cannot take OMC's state lock on ${process.platform}: omc-top cannot state its own process start time the way OMC checks it`,
     );
   }
   let lastHolder: Owner | null = null;
@@ -241,6 +247,7 @@ export async function acquireStateLock(
         'unverifiable',
         lockRel,
         `${lockRel} is not a valid OMC lock record: OMC refuses every locked change to this file until it is deleted, and so does omc-top. Nothing was changed.`,
+        `${lockRel} is not a valid OMC lock record: OMC refuses every locked change to this file until it is deleted, and so does omc-top`,
       );
     }
     const live = processStartIdentity(held.pid);
@@ -249,6 +256,7 @@ export async function acquireStateLock(
         'unverifiable',
         lockRel,
         `${lockRel} is held by pid ${held.pid}, whose liveness cannot be checked. Nothing was changed.`,
+        `${lockRel} is held by pid ${held.pid}, whose liveness cannot be checked`,
       );
     }
     if (live === held.processStart) {
@@ -263,6 +271,7 @@ export async function acquireStateLock(
     'busy',
     lockRel,
     `${lockRel} is held${lastHolder ? ` by pid ${lastHolder.pid}` : ''}: OMC is changing this file right now. Nothing was changed; try again.${lastHolder ? heldFor(lastHolder) : ''}`,
+    `${lockRel} is held${lastHolder ? ` by pid ${lastHolder.pid}` : ''}: OMC is changing this file right now${lastHolder ? `.${heldFor(lastHolder).replace(/\.$/, '')}` : ''}`,
   );
 }
 

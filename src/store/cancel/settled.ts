@@ -51,6 +51,7 @@ export const settledShown = (w: SettledWord, now: number): boolean => now - w.at
 /**
  * The word of a settlement at `now`, or null once its minutes are over. `not taken` names a loop active again: once
  * the session holds no loop any more (OMC's own /cancel, the serve page, the loop's end) the row follows the disk.
+ * A loop the cancel ended that was started after it (its `started_at`) is a new run: `not taken` is not said of it.
  * The others name a loop ended: once a mode the cancel ended (`ended`) is active again (started anew), likewise.
  */
 export function shownSettlement(
@@ -58,11 +59,15 @@ export function shownSettlement(
   ended: readonly string[],
   s: Pick<SessionView, 'modes' | 'verdict'>,
   now: number,
+  /** When the cancel was made: a loop it ended that was started after it is a new run, not the cancel failing. */
+  requestedMs: number | null = null,
 ): SettledWord | null {
   if (!set) return null;
   const w = { word: set.word, atMs: set.atMs };
   if (!settledShown(w, now)) return null;
-  if (set.word === 'not-taken') return s.modes.some(holdsAgent) ? w : null;
+  const anew = (m: SessionView['modes'][number]) =>
+    requestedMs !== null && ended.includes(m.mode) && m.startedMs !== null && m.startedMs > requestedMs;
+  if (set.word === 'not-taken') return s.modes.some((m) => holdsAgent(m) && !anew(m)) ? w : null;
   // A loop the cancel did not end still holds the agent at its next Stop (on 4.4.4, an ultrawork another prompt
   // started): "cancelled" would say the agent is free; the row says the store's word for that loop instead.
   if (settledHides(s)) return null;
@@ -74,7 +79,7 @@ export const recordedSettled = (
   rec: CancelRecord | undefined,
   s: Pick<SessionView, 'modes' | 'verdict'>,
   now: number,
-) => shownSettlement(rec?.settled, rec?.modes ?? [], s, now);
+) => shownSettlement(rec?.settled, rec?.modes ?? [], s, now, rec?.requestedMs ?? null);
 
 /**
  * The settlement a session's row says: the shared record's when one is recorded (the first to settle wins, whoever
@@ -91,8 +96,8 @@ export function rowSettlement(
   // A pause made since says its own words: an older cancel's verdict is not about it.
   if (own && tracked.pauseOnly) return null;
   const settlement = own ? (ownRecorded(tracked, rec) ?? settlementOf(tracked, process.pid)) : (rec?.settled ?? null);
-  const word = shownSettlement(settlement, own ? tracked.modes : (rec?.modes ?? []), s, now);
   const requestedMs = own ? tracked.requestedMs : (rec?.requestedMs ?? 0);
+  const word = shownSettlement(settlement, own ? tracked.modes : (rec?.modes ?? []), s, now, requestedMs);
   return word && settlement ? { word, settlement, requestedMs } : null;
 }
 

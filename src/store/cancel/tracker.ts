@@ -27,11 +27,11 @@ import { diskTree } from '../verdict/disk-tree.js';
 import { stopVerdict, type ModeVerdict } from '../verdict/index.js';
 import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
-import { sha256 } from './signal.js';
+import { timeMs } from '../sessions/omc-rules.js';
 import { type Obj, obj } from '../../io/json.js';
 import type { CancelFollower, CancelRecord, CancelSettlement, SettledWordName } from './cancel-records.js';
 import { runningStartIdentity } from '../../io/process-start.js';
-import { CANCEL_FAILED } from './words.js';
+import { CANCEL_FAILED, movedOnText } from './words.js';
 
 /**
  * ended: on disk, Claude's stop not seen yet · stopped: Claude seen to stop after the cancel (final) ·
@@ -141,6 +141,11 @@ export interface TrackedCancel {
   reason: string;
   requestedMs: number;
   expiresMs: number;
+  /**
+   * Past `expiresMs` when another writer's signal for the loop replaced omc-top's and is in force longer (a second
+   * omc-top's cancel a moment later): the cancel is watched until that one expires. Absent otherwise.
+   */
+  watchUntilMs?: number;
   /** When the verdict became final (clock ms), else null. */
   settledMs: number | null;
   result: CancelDone;
@@ -156,15 +161,32 @@ export interface TrackerSnapshot {
 export const LEGACY_KEY = ':legacy';
 export const trackerKey = (sessionId: string | null) => sessionId ?? LEGACY_KEY;
 
-function activeOnDisk(root: string, rel: string): { active: boolean; sha: string | null } {
+/**
+ * A mode file as the cancel's verdict reads it: active or not, and when its loop was started (`started_at`, null when
+ * it does not say). A loop started after the cancel is a new one the user (or a prompt) began, not the cancel
+ * failing (the attention engine tells them apart the same way: feeds/attention/needs.ts recordNeed).
+ */
+function activeOnDisk(root: string, rel: string): { active: boolean; startedMs: number | null } {
   const r = readTextSync(root, rel);
-  if (!r.ok) return { active: false, sha: null };
+  if (!r.ok) return { active: false, startedMs: null };
   try {
-    return { active: obj(JSON.parse(r.text))?.active === true, sha: sha256(r.text) };
+    const v = obj(JSON.parse(r.text));
+    return { active: v?.active === true, startedMs: timeMs(v?.started_at) };
   } catch {
-    return { active: false, sha: sha256(r.text) };
+    return { active: false, startedMs: null };
   }
 }
+
+/** A loop in `rel` started after the cancel at `requestedMs`: a new run, not the one the cancel ended. */
+const startedAnew = (root: string, rel: string, requestedMs: number): number | null => {
+  const d = activeOnDisk(root, rel);
+  return d.active && d.startedMs !== null && d.startedMs > requestedMs ? d.startedMs : null;
+};
+
+const clockHms = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+/** When the window a cancel is watched in ends: its own signal's expiry, or a replacing signal's (watchUntilMs). */
+const windowEnd = (e: Pick<TrackedCancel, 'expiresMs' | 'watchUntilMs'>) => Math.max(e.expiresMs, e.watchUntilMs ?? 0);
 
 const secondsLeft = (expiresMs: number, now: number) => Math.max(0, Math.ceil((expiresMs - now) / 1000));
 
@@ -210,7 +232,7 @@ export function judge(
   now: number,
   rules: JudgeRules = { rules: '5.5.0', projectDir: path.dirname(root) },
   claude: ClaudeSide = unseenClaude(),
-): Pick<TrackedCancel, 'phase' | 'final' | 'text' | 'reason'> {
+): Pick<TrackedCancel, 'phase' | 'final' | 'text' | 'reason'> & { watchUntilMs?: number } {
   const { plan, signal } = result;
   const sig = judgeSignal(root, signal, plan.request.sessionId, now);
   const open = now < signal.expiresMs && sig.ours;
@@ -261,11 +283,30 @@ export function judge(
     };
   }
 
+  // Another signal in force in place of ours (a second omc-top cancelled the same loop a moment later, or OMC's own
+  // /cancel did): the Stop hook honours it as it would ours, so a Stop event already under way can still re-arm the
+  // loop until it expires. The cancel is watched that long, not settled early as if its window were over.
+  const othersUntil = !sig.ours && sig.inForce && sig.untilMs !== null && sig.untilMs > now ? sig.untilMs : null;
+  const watching = open || othersUntil !== null;
+  const watchUntil = othersUntil !== null ? { watchUntilMs: Math.max(othersUntil, signal.expiresMs) } : {};
+  const replaced =
+    othersUntil !== null
+      ? `; another writer's cancel signal replaced omc-top's and is in force until ${clockHms(othersUntil)} UTC`
+      : '';
+
+  // The same account of a write before the cancel as the message's (cancel-flow.ts), next to any write after it.
+  const moved = result.movedOn ? `; ${movedOnText(result.movedOn)}` : '';
   const still: string[] = [];
+  const anew: string[] = [];
   for (const step of plan.steps) {
     const d = activeOnDisk(root, step.rel);
     if (!d.active) continue;
     const failed = result.steps.find((s) => s.rel === step.rel && !s.ok);
+    // Started after the cancel: a new run of the mode, which the row shows as the disk says (not the cancel failing).
+    if (!failed && d.startedMs !== null && d.startedMs > requested) {
+      anew.push(`a new ${step.mode} was started at ${clockHms(d.startedMs)} UTC, after the cancel`);
+      continue;
+    }
     const why = failed
       ? `${step.mode} still active (${failed.detail})`
       : `${step.mode} active again: ${step.rel} was rewritten after the cancel (a Stop event already under way re-armed it)`;
@@ -274,7 +315,8 @@ export function judge(
   // The verdict engine has the last word: "cancelled" only when the Stop hook, re-reading
   // disk, no longer holds the agent for any mode this cancel ended.
   for (const m of stillEnforced(root, result, now, rules))
-    if (!still.some((w) => w.startsWith(`${m.mode} `))) still.push(`${m.mode} is enforced again (${m.detail})`);
+    if (!still.some((w) => w.startsWith(`${m.mode} `)) && startedAnew(root, m.path, requested) === null)
+      still.push(`${m.mode} is enforced again (${m.detail})`);
   if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
     still.push(sig.reason);
   // Its own write failed half-way: nothing is in flight that could still end the loop, so no countdown (final).
@@ -286,12 +328,25 @@ export function judge(
       reason: `part of omc-top's cancel could not be written (${result.failedWrite}); ${still.join('; ')}; c cancels again`,
     };
   if (still.length > 0)
-    return open
-      ? { phase: 'waiting', final: false, text: `not ended yet: ${still[0]}`, reason: still.join('; ') }
-      : { phase: 'not-taken', final: true, text: `cancel did not take: ${still[0]}`, reason: still.join('; ') };
-  const onDisk = open
-    ? 'ended on disk (the Stop hook, re-reading it, enforces none of these modes); watching until the signal expires that nothing re-arms it'
-    : 'ended on disk: the signal window is over, and the Stop hook (re-reading disk) no longer enforces any of these modes';
+    return watching
+      ? {
+          phase: 'waiting',
+          final: false,
+          text: `not ended yet: ${still[0]}`,
+          reason: `${still.join('; ')}${replaced}${moved}`,
+          ...watchUntil,
+        }
+      : {
+          phase: 'not-taken',
+          final: true,
+          text: `cancel did not take: ${still[0]}`,
+          reason: `${still.join('; ')}${moved}`,
+        };
+  const onDisk = `${
+    watching
+      ? 'ended on disk (the Stop hook, re-reading it, enforces none of these modes); watching until the signal expires that nothing re-arms it'
+      : 'ended on disk: the signal window is over, and the Stop hook (re-reading disk) no longer enforces any of these modes'
+  }${replaced}${moved}${anew.length > 0 ? `; ${anew.join('; ')}: the row says what the disk says` : ''}`;
   // Claude seen to stop after the signal, with the loop still ended: nothing is left to re-arm it.
   if (stop)
     return { phase: 'stopped', final: true, text: `stopped ✓ in ${took} ${what}`, reason: `${onDisk}; ${stopWords}` };
@@ -299,6 +354,7 @@ export function judge(
     return {
       phase: 'ended',
       final: false,
+      ...watchUntil,
       text: `${what} ended on disk · Claude ${claude.status === 'waiting' ? 'waiting' : 'busy'}, not stopped yet`,
       reason: `${onDisk}; ${who} was ${claude.atCancel} at the cancel: it stops when its turn ends and OMC's Stop hook lets it (omc-top marks ✓ when it sees that)`,
     };
@@ -310,8 +366,9 @@ export function judge(
           ? "no Claude process or transcript of this session can be seen, so Claude's stop was not observed"
           : `${who} could not be checked (${claude.atCancel}), so its stop was not observed`;
     return {
-      phase: open ? 'ended' : 'unobserved',
-      final: !open,
+      phase: watching ? 'ended' : 'unobserved',
+      final: !watching,
+      ...watchUntil,
       text: `${what} ended on disk · Claude's stop not observed`,
       reason: `${onDisk}; ${unseen}`,
     };
@@ -319,8 +376,9 @@ export function judge(
   // Not in a turn at the cancel (idle, exited, gone): nothing was running for the Stop hook to stop.
   const was = claude.atCancel === 'idle' ? 'idle' : 'no longer running';
   return {
-    phase: open ? 'ended' : 'cancelled',
-    final: !open,
+    phase: watching ? 'ended' : 'cancelled',
+    final: !watching,
+    ...watchUntil,
     // No ✓: nothing was seen to stop (README: a ✓ only for `stopped`); the settled word everywhere is "cancelled".
     text: `${what} ended on disk · Claude ${was} at the cancel`,
     reason: `${onDisk}; ${who} was ${claude.atCancel} at the cancel, not in a turn`,
@@ -521,8 +579,16 @@ export class CancelTracker {
       if (e.final) continue;
       const claude = this.follow(e.claude, this.agentView(key), e.requestedMs);
       const v = judge(this.root, e.result, now, this.rules, claude);
-      if (v.phase !== e.phase || v.text !== e.text || v.final !== e.final || claude !== e.claude) {
-        const next = { ...e, ...v, claude, settledMs: v.final ? now : null };
+      const until = v.watchUntilMs ?? e.watchUntilMs;
+      if (
+        v.phase !== e.phase ||
+        v.text !== e.text ||
+        v.final !== e.final ||
+        claude !== e.claude ||
+        until !== e.watchUntilMs
+      ) {
+        // The longest window seen is kept: a replacing signal the Stop hook deleted on expiry still bounded it.
+        const next = { ...e, ...v, watchUntilMs: until, claude, settledMs: v.final ? now : null };
         this.entries.set(key, next);
         this.tellSettled(next);
         changed = true;
@@ -548,7 +614,7 @@ export class CancelTracker {
   /** Seconds of signal left for a session's open cancel, or null. */
   secondsLeft(key: string, now: number): number | null {
     const e = this.entries.get(key);
-    return e && !e.final ? secondsLeft(e.expiresMs, now) : null;
+    return e && !e.final ? secondsLeft(windowEnd(e), now) : null;
   }
 
   dispose(): void {
@@ -581,7 +647,7 @@ export class CancelTracker {
     if (!this.unsubscribeAgent && this.agent) this.unsubscribeAgent = this.agent.subscribe(() => this.evaluate());
     const now = this.clock();
     // Only a window still to close needs the clock; after it, Claude's changes and the disk's drive the verdict.
-    const pending = open.map((e) => e.expiresMs).filter((t) => t > now);
+    const pending = open.map(windowEnd).filter((t) => t > now);
     if (pending.length === 0) return;
     const next = Math.min(...pending);
     const delay = Math.max(0, next - now) + 5;

@@ -38,3 +38,11 @@ export function failedWritesText(signalRel: string, steps: readonly Step[]): str
   const written = [signalRel, ...changed.map((s) => s.rel)];
   return `${reasons.join('; ')}: written: ${written.join(', ')}; not written: ${failed.map((s) => s.rel).join(', ')}`;
 }
+
+/**
+ * A loop that wrote its next iteration while the dialog was open (execute.ts movedOn), in the words the message and
+ * the detail both use: that write came before the cancel, and the cancel ended the loop as it then was. A write
+ * after the cancel is another event, and the verdict says it as one ("rewritten after the cancel").
+ */
+export const movedOnText = (movedOn: string): string =>
+  `before the cancel, it moved on while you confirmed (${movedOn}); the cancel ended it as it then was`;
