@@ -75,7 +75,7 @@ describe('a cancel among other writers', () => {
     t.evaluate();
     expect(t.get(S)).toMatchObject({ phase: 'ended', final: false });
     expect(t.get(S)?.reason).not.toContain('window is over');
-    expect(t.get(S)?.reason).toContain("another writer's cancel signal replaced omc-top's");
+    expect(t.get(S)?.reason).toContain("another omc-top's cancel signal replaced this omc-top's");
     expect(t.secondsLeft(S, now)).toBe(30);
     // Past this cancel's own expiry, the other signal still in force: still watched.
     now += 28_500;

@@ -263,7 +263,7 @@ export function judgeSignal(
   signal: WrittenSignal,
   sessionId: string | null,
   now: number,
-): { inForce: boolean; reason: string; ours: boolean; untilMs: number | null } {
+): { inForce: boolean; reason: string; ours: boolean; untilMs: number | null; source?: string } {
   const r = readTextSync(root, signal.rel);
   if (!r.ok)
     return {
@@ -279,6 +279,8 @@ export function judgeSignal(
   const sig = parseObj(r.text);
   // Whose ever signal it is (another omc-top's cancel of the same loop, OMC's own /cancel), the hook honours it until then.
   const untilMs = timeMs(sig?.expires_at);
+  // Who wrote it, as the signal says (`source`: omc-top, OMC's state_clear, …), to name it when it is not ours.
+  const source = typeof sig?.source === 'string' ? sig.source : undefined;
   let apText: string | null = null;
   if (signal.autopilotRel && sessionId !== null) {
     const ap = readTextSync(root, signal.autopilotRel);
@@ -293,9 +295,10 @@ export function judgeSignal(
       reason: 'the autopilot is no longer active, so the digest-bound signal has nothing left to cover',
       ours,
       untilMs,
+      source,
     };
   }
-  return { ...v, ours, untilMs };
+  return { ...v, ours, untilMs, source };
 }
 
 export async function executeCancel(

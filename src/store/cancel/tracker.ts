@@ -28,6 +28,7 @@ import { stopVerdict, type ModeVerdict } from '../verdict/index.js';
 import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
 import { timeMs } from '../sessions/omc-rules.js';
+import { SIGNAL_SOURCE } from './signal.js';
 import { type Obj, obj } from '../../io/json.js';
 import type { CancelFollower, CancelRecord, CancelSettlement, SettledWordName } from './cancel-records.js';
 import { runningStartIdentity } from '../../io/process-start.js';
@@ -183,6 +184,10 @@ const startedAnew = (root: string, rel: string, requestedMs: number): number | n
   return d.active && d.startedMs !== null && d.startedMs > requestedMs ? d.startedMs : null;
 };
 
+/** Whose signal replaced ours, by its `source`: omc-top writes its name, OMC's own cancel `state_clear`. */
+const signalWriter = (source: string | undefined): string =>
+  source === SIGNAL_SOURCE ? "another omc-top's" : source === 'state_clear' ? "OMC's own" : "another writer's";
+
 const clockHms = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 /** When the window a cancel is watched in ends: its own signal's expiry, or a replacing signal's (watchUntilMs). */
@@ -291,7 +296,7 @@ export function judge(
   const watchUntil = othersUntil !== null ? { watchUntilMs: Math.max(othersUntil, signal.expiresMs) } : {};
   const replaced =
     othersUntil !== null
-      ? `; another writer's cancel signal replaced omc-top's and is in force until ${clockHms(othersUntil)} UTC`
+      ? `; ${signalWriter(sig.source)} cancel signal replaced this omc-top's and is in force until ${clockHms(othersUntil)} UTC`
       : '';
 
   // The same account of a write before the cancel as the message's (cancel-flow.ts), next to any write after it.
