@@ -38,7 +38,8 @@ import {
 } from './commands/internal-error.js';
 import { faultForTest } from './commands/test-fault.js';
 import type { Problem } from './store/types.js';
-import { followRoot, resolveRootAndOmc, type RootLookCause } from './store/omc-root.js';
+import { followRoot, resolveRootAndOmc, rootCandidates, rootMovedWords, type RootLookCause } from './store/omc-root.js';
+import { watchRootCandidates } from './io/watch/root-candidates.js';
 import {
   NestedRootsSearch,
   findNestedRoots,
@@ -308,8 +309,10 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   if (!opts.readonly) dropOldDrafts(live.store.drafts.dir);
   // So is this: a fleet started later finds this project from omc-top's memory, even once its Claude has exited
   // and left nothing in Claude's registry (fleet/known-projects.ts). A root given by hand is not a project's.
-  if (!opts.readonly && res.exists && res.rule !== 'override')
-    void rememberProject(ownStateDir(), opts.cwd, Date.now()).catch(() => undefined);
+  const remember = () => void rememberProject(ownStateDir(), opts.cwd, Date.now()).catch(() => undefined);
+  if (!opts.readonly && res.exists && res.rule !== 'override') remember();
+  // No root yet: the monitor follows the start's rule to wherever OMC makes one, and remembers the project then.
+  const stopWaiting = res.exists ? null : rootWaiter(res, opts, live, watch, ui, () => controls?.redraw(), remember);
   if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   // A version newer than every release omc-top knows: its statuses are a guess from older rules (said after the
@@ -361,6 +364,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     {
       beforeRestore: (code) => {
         live.closing = true;
+        stopWaiting?.();
         // A hang-up cannot ask "discard draft?": an open editor's text is written first, before anything can fail.
         kept = keepOnExit(code, PANES, [{ drafts: live.store.drafts, ui }]);
         live.attention.dispose();
@@ -541,6 +545,56 @@ function moveFollower(
     redraw(); // a fresh instance on a cleared screen, rendered from the new store
     return true;
   };
+}
+
+/**
+ * A monitor started before OMC made any root waits on the path the start's rule picked, but the rule's answer can
+ * change under it: a `git init` makes the top level's `.omc` the place, OMC 4.x makes `./.omc`, OMC 5.5 makes
+ * `$HOME/.omc`. While the root shown is not there, everything the rule looks at is watched (rootCandidates: the
+ * directories' own watches and a slow stat of a few paths, nothing that costs at rest); at a change the rule is run
+ * again, and the monitor goes to the root it picks now, said once (a path still waited on, or OMC's new tree). The
+ * first time a root is there the project is remembered for `--all` (`remember`), as a start with a root is, and
+ * the waiting ends: from then on the root shown is kept as it is today. A root given with --root is waited on as
+ * given. Returns the stop.
+ */
+function rootWaiter(
+  res: RootResolution,
+  opts: TuiOptions,
+  live: Watched & { rootExplain: string; closing: boolean },
+  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
+  ui: UiStore,
+  redraw: () => void,
+  remember: () => void,
+): (() => void) | null {
+  const rootFor = opts.rootFor;
+  if (res.rule === 'override' || res.rule === 'unusable-path' || !rootFor) return null;
+  let stop: () => void = () => undefined;
+  const arm = () => {
+    stop = watchRootCandidates(rootCandidates(res, opts.cwd, homeDir()), onChange);
+  };
+  const found = () => {
+    if (!opts.readonly) remember();
+  };
+  const onChange = () => {
+    stop();
+    // Another root chosen meanwhile (an OMC upgrade followed it, omcFollower): the waiting is that root's now.
+    if (live.closing || live.store.root !== res.root) return;
+    const again = rootFor(opts.omc);
+    if (again.root !== res.root) {
+      const was = res.root;
+      Object.assign(res, again);
+      live.attention.dispose();
+      void live.store.close();
+      live.rootExplain = again.explain;
+      Object.assign(live, watch(again.root, again.projectDir, again.rule));
+      ui.flash(rootMovedWords(again, was), 'info');
+      redraw(); // a fresh instance on a cleared screen, rendered from the new store
+    }
+    if (again.exists) found();
+    else arm(); // looked for again from what the rule looks at now (a new project directory after `git init`)
+  };
+  arm();
+  return () => stop();
 }
 
 /**

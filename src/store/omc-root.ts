@@ -18,6 +18,7 @@ import type { ClaudeHere } from './claude/claudes-here.js';
 import { resolveOmcRoot, type RootResolution } from './root.js';
 import { homeDir } from '../io/home-dir.js';
 import { shownPath } from '../io/shown-path.js';
+import { RULE_NAMES, upwardDirs, type RootCandidates } from '../io/watch/root-candidates.js';
 
 /** No process looked at: omc-top's own config directory (claudesLater). */
 const noScan = (): ClaudeHere[] => [];
@@ -183,4 +184,20 @@ export function followRoot(
 ): { res: RootResolution; moved: string | null } {
   const res = rootFor(next);
   return { res, moved: res.root === wasRoot ? null : rootMovedWords(res, wasRoot, cause) };
+}
+
+/**
+ * Everything the start's rule looks at, for a monitor waiting for a root that is not there yet (`res`, found from
+ * `cwd`): each directory from `cwd` up (a `.omc`, a `.git` or a workspace marker made there changes the answer),
+ * $HOME's `.omc` and its `state/`, the path waited on and every other one the rule looked at, and the state
+ * directory's base when OMC_STATE_DIR decided. Watched: the directories where OMC's hooks or `git init` would make
+ * one (the start directory, the project's, home, the waited path's parent).
+ */
+export function rootCandidates(res: RootResolution, cwd: string, home: string): RootCandidates {
+  const paths: string[] = [];
+  for (const dir of upwardDirs(cwd)) for (const name of RULE_NAMES) paths.push(path.join(dir, name));
+  const homeRoot = path.join(home, '.omc');
+  paths.push(homeRoot, path.join(homeRoot, 'state'), res.root, path.dirname(res.root), ...res.looked);
+  const watchDirs = [cwd, res.projectDir, home, path.dirname(res.root)];
+  return { paths: [...new Set(paths)], watchDirs };
 }
