@@ -64,7 +64,7 @@ describe('the tree changes shape under the running monitor', () => {
     await t.waitForText('New Working Memory entry');
     t.write('written while .omc was gone');
     t.write(CTRL_S);
-    await t.waitForText(/✗ save: directory gone \(ENOENT: \S*\.omc\)/);
+    await t.waitForText(/✗ save: no such directory \(ENOENT: \S*\.omc\)/);
     expect(t.text()).toContain('written while .omc was gone');
     expect(fs.existsSync(p!.root)).toBe(false);
     t.write(KEY.esc);

@@ -89,8 +89,9 @@ export function describeWriteError(e: unknown): string {
     case 'EDQUOT':
       return 'disk quota exceeded (EDQUOT)';
     case 'ENOENT':
-      // The directory was deleted under us (rm -rf .omc, a branch switch); say which one.
-      return `directory gone (ENOENT: ${missing ?? (err.path ? path.dirname(err.path) : 'no such file or directory')})`;
+      // No directory there: deleted under us (rm -rf .omc, a branch switch) or never made; say which one, without
+      // claiming it once was.
+      return `no such directory (ENOENT: ${missing ?? (err.path ? path.dirname(err.path) : 'no such file or directory')})`;
     case 'ELOOP':
       // `.omc` (or a directory on the way) a link that leads back to itself: said as the reads say it.
       return `symlink loop on the way (ELOOP${err.path ? `: ${quotePath(err.path)}` : ''})`;

@@ -4,9 +4,11 @@
  * under OMC's `notepad.md.lock` with an atomic replace.
  */
 import { SnapshotCell } from '../../io/snapshot-cell.js';
+import path from 'node:path';
 import {
   atomicWriteSync,
   describeWriteError,
+  ensureDirUnder,
   readTextSync,
   replaceRefusal,
   statSync,
@@ -14,6 +16,7 @@ import {
   type ReadResult,
 } from '../../io/safe-fs/index.js';
 import { withFileLock } from '../../io/file-lock.js';
+import { shownPath } from '../../io/shown-path.js';
 import { digestOf, LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { ScanMisses } from '../scan-misses.js';
@@ -101,9 +104,15 @@ export class NotepadDomain implements Domain {
    * looked at with each read: the editor is then refused before anything is typed, in the save's own words.
    */
   private targetRefusal: string | null = null;
+  /**
+   * Whether the root has been there since this domain began: one that never was is made for the first note, as OMC's
+   * writer does (makeRootIfNone); one that went (a `rm -rf .omc`, a branch switch) is not made again under it.
+   */
+  private rootSeen: boolean;
 
   constructor(opts: NotepadDomainOptions) {
     this.root = opts.root;
+    this.rootSeen = statSync(opts.root, '') !== null;
     this.clock = opts.clock ?? Date.now;
     this.readonly = opts.readonly ?? false;
     this.lockTimeoutMs = opts.lockTimeoutMs ?? NOTEPAD_LOCK_TIMEOUT_MS;
@@ -122,6 +131,7 @@ export class NotepadDomain implements Domain {
 
   /** Full read, skipped when the file is provably the one already parsed (poll ticks on a 3 MB file stay cheap). */
   scan(): void {
+    if (!this.rootSeen) this.rootSeen = statSync(this.root, '') !== null;
     // notepad.md shown and not there now, the root there: the miss waits as every list's does (scan-misses.ts), a
     // save by rename would empty the notepad a moment (and move a selection in it). With the root it goes at once.
     const missed =
@@ -218,6 +228,28 @@ export class NotepadDomain implements Domain {
   }
 
   /**
+   * A note added before OMC made any `.omc`: OMC's own notepad writer (5.5.0's initNotepad) makes the root first
+   * (a `mkdir -p`), so the entry lands where OMC's hooks will read it. The same here, the one directory made
+   * in its parent through the contained write path; a root that cannot be made is said, nothing written.
+   */
+  private makeRootIfNone(): SaveOutcome | null {
+    if (statSync(this.root, '') !== null) {
+      this.rootSeen = true;
+      return null;
+    }
+    if (this.rootSeen) return null; // gone under the monitor: the write says so (no such directory), nothing made
+    try {
+      ensureDirUnder(path.dirname(this.root), path.basename(this.root));
+      return null;
+    } catch (e) {
+      return {
+        kind: 'refused',
+        message: `${shownPath(this.root)} could not be made: ${describeWriteError(e)}; nothing was written`,
+      };
+    }
+  }
+
+  /**
    * Applies one edit: validate (before anything is written), take OMC's lock,
    * re-read, apply on top of what is there now (merge) or refuse, write
    * atomically, release. `baseRevision` is the snapshot revision the user
@@ -227,6 +259,8 @@ export class NotepadDomain implements Domain {
     if (this.readonly) return { kind: 'refused', message: '--readonly: the notepad is not written' };
     const checked = checkOp(op);
     if (!checked.verdict.ok) return { kind: 'invalid', message: checked.verdict.error ?? 'refused' };
+    const noRoot = this.makeRootIfNone();
+    if (noRoot) return noRoot;
     const outcome = await withFileLock<SaveOutcome>(
       this.root,
       NOTEPAD_REL,
