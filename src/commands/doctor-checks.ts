@@ -55,12 +55,13 @@ function rootCheck(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv): Do
       ),
     ...res.notices.map((n) => `note: ${n}`),
   ];
+  if (res.noOmcState) details.unshift(`warning: ${res.noOmcState}`);
   if (!res.exists)
     details.push('start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR');
   return {
     id: 'root',
     title: '.omc root',
-    status: res.exists ? 'ok' : 'broken',
+    status: !res.exists ? 'broken' : res.noOmcState ? 'warn' : 'ok',
     summary: `${shownPath(res.root)} (${res.explain})${res.exists ? '' : `: ${rootPathFault(res.root)}`}`,
     details,
     data: {

@@ -118,6 +118,12 @@ export function printStatus(args: StatusArgs, place: StatusPlace, io: StatusIo, 
   if (book === undefined && live.cache.pinned) return null;
   // The project is named as this call resolved it (a monitor started elsewhere may name it otherwise); the state
   // directory is looked at now (a few system calls): it may have turned unusable under a monitor still beating.
+  noteNoOmcState(place, io);
   io.out(args.render({ ...live.cache.values, project: place.project, state: stateDirMark(dir) }) + '\n');
   return 0;
+}
+
+/** A root given by hand that holds nothing of OMC's: "no loops" there says nothing about OMC (stderr: one line). */
+export function noteNoOmcState(place: StatusPlace, io: StatusIo): void {
+  if (place.res.noOmcState) io.err(`omc-top status: note: ${place.res.noOmcState}\n`);
 }

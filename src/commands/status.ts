@@ -33,7 +33,7 @@ import { GraphDomain } from '../store/graph/domain.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import type { RootRule } from '../store/root.js';
 import { UsageError } from './args.js';
-import { fastPlace, parseStatusArgs, placeOf, printStatus, type StatusIo } from './status-fast.js';
+import { fastPlace, parseStatusArgs, placeOf, noteNoOmcState, printStatus, type StatusIo } from './status-fast.js';
 import { processSink } from '../io/output.js';
 
 export { STATUS_USAGE, type StatusIo } from './status-fast.js';
@@ -138,6 +138,7 @@ export function runStatusCommand(argv: readonly string[], io: StatusIo = default
   const omc = pinned?.omc ?? detectOmcInstall({ env: io.env, projectDir, claudeConfig: pc ?? undefined });
   const claudeEnv = pinned?.claudeEnv ?? envWithConfig(io.env, (pc as ProjectClaudeConfig).config);
   const state = stateDirMark(ownStateDir(io.env));
+  noteNoOmcState(place, io);
   io.out(args.render({ ...computeStatus(place.res, place.project, claudeEnv, omc), state }) + '\n');
   return 0;
 }

@@ -48,6 +48,8 @@ export interface RootResolution {
   /** Things the user should know (ignored marker, a second .omc elsewhere, 4.x fallback). */
   notices: string[];
   projectId?: string;
+  /** A root given with --root that holds none of OMC's files: why it may show nothing (noOmcStateWords). */
+  noOmcState?: string;
   /** The Claude settings file whose `env` set the OMC_STATE_DIR used, in words; absent: an environment's. */
   stateDirFrom?: string;
   /**
@@ -142,6 +144,18 @@ function holdsOmcNames(dir: string): boolean {
 }
 
 const exists = (p: string) => fs.existsSync(p);
+
+/**
+ * The words for a root given with --root that is a directory holding none of OMC's files (empty, or someone else's
+ * directory): not refused, since a fresh root OMC will fill is legitimate, but said, so "no loops" is not read as
+ * "OMC is idle here". Null for a directory holding any of them, or none at all (that is said as missing).
+ */
+export function noOmcStateWords(root: string): string | null {
+  if (!isDirectorySync(root)) return null;
+  const list = listDirSync(root, '');
+  if (!list.ok || list.entries.some((e) => OMC_TOP_NAMES.has(e.name))) return null;
+  return `${shownPath(root)} holds no OMC state (no state/, notepad.md, project-memory.json, wiki/…): no loop shows here until OMC's hooks write there`;
+}
 
 /**
  * Why `p` cannot be the .omc root, in a few words for the "looked in" lines and doctor: it is missing, or something
@@ -329,7 +343,9 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       notices.push(
         `--root ${shownPath(root)} holds none of OMC's files (state/, notepad.md, project-memory.json, wiki/): if it is not an .omc directory, no loop can show here`,
       );
+    const noOmcState = noOmcStateWords(root);
     return {
+      ...(noOmcState ? { noOmcState } : {}),
       root,
       rule: 'override',
       explain: '--root',

@@ -14,6 +14,7 @@ import { ClaudeConfigLook, type ClaudeConfigLookOptions } from './claude/config-
 import { envWithConfig } from './claude/project-config.js';
 import { ClaudeDomain, type HeldPrompt } from './claude/domain.js';
 import { NoteTracker } from './claude/notes.js';
+import { givenRootStateDomain } from './root-state.js';
 import type { SharedRegistry } from './claude/shared-registry.js';
 import type { TmuxNames } from './claude/tmux-names.js';
 import { GraphDomain } from './graph/domain.js';
@@ -505,6 +506,8 @@ export class OmcStore {
       this.stateDir,
       opts.sharedQuota ? borrowed(opts.sharedQuota) : this.quota,
       ...(opts.ownProblems?.length ? [fixedProblems(opts.ownProblems)] : []),
+      // A root given by hand that holds nothing of OMC's: said as a problem while it is so (root-state.ts).
+      ...(opts.rootRule === 'override' ? [givenRootStateDomain(opts.root)] : []),
     ];
     if (opts.ownProblems?.length) this.problems.set([...opts.ownProblems]);
     this.rootDomains = new Set<Domain>([
