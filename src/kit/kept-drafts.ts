@@ -21,10 +21,14 @@ import { countWord } from '../io/count-words.js';
  * A kept draft shown in an editor that has just opened: `restore` is the field as the draft left it (the pane's
  * own state), or the file cannot be used and says why.
  */
-export type DraftOffer<T> =
-  | { kind: 'draft'; keptAt: number; why: KeptWhy; file: string; target: string; preview: string; restore: T }
-  | { kind: 'landed'; keptAt: number; why: KeptWhy; file: string; target: string; preview: string; where: string }
-  | { kind: 'bad'; problem: string; file: string; target: string };
+/** `name`: the kept file (one per hang-up); `more`: how many other drafts are kept for the same field. */
+type OfferFile = { file: string; name: string; target: string; more: number };
+export type DraftOffer<T> = OfferFile &
+  (
+    | { kind: 'draft'; keptAt: number; why: KeptWhy; preview: string; restore: T }
+    | { kind: 'landed'; keptAt: number; why: KeptWhy; preview: string; where: string }
+    | { kind: 'bad'; problem: string }
+  );
 
 /**
  * How long before a draft was kept a save in the same hang-up can have stamped what it wrote: the save runs just
@@ -48,10 +52,11 @@ export function offerFor<T>(
 ): DraftOffer<T> | null {
   const r: KeptRead = drafts.read(target, limits);
   if (r.kind === 'none') return null;
-  if (r.kind === 'bad') return { kind: 'bad', problem: r.problem, file: r.file, target };
+  const at = { file: r.file, name: r.name, target, more: r.more };
+  if (r.kind === 'bad') return { kind: 'bad', problem: r.problem, ...at };
   const back = restore(r.draft);
-  if (typeof back === 'string') return { kind: 'bad', problem: back, file: r.file, target };
-  const base = { keptAt: r.draft.keptAt, why: r.draft.why, file: r.file, target, preview: previewOf(r.draft) };
+  if (typeof back === 'string') return { kind: 'bad', problem: back, ...at };
+  const base = { keptAt: r.draft.keptAt, why: r.draft.why, ...at, preview: previewOf(r.draft) };
   const where = landed(back, r.draft.keptAt);
   // `where` may quote the file (an entry's stamp): cleaned once here for the offer line and the refusal of r alike.
   if (where !== null) return { kind: 'landed', ...base, where: truncate(cleanLine(where), 200) };
@@ -73,9 +78,18 @@ function previewOf(d: KeptDraft): string {
 export const OFFER_PENDING =
   'a kept draft is offered above the field: Ctrl-R restores it, Ctrl-X discards it (asked first), Esc leaves it for the next time; nothing is typed until then';
 
+/** Said when another monitor restored or discarded the offered draft first: this one leaves it alone. */
+const TAKEN_ELSEWHERE = 'that kept draft was taken by another omc-top first (restored or discarded there)';
+const andMore = (o: DraftOffer<unknown>) =>
+  o.more > 0
+    ? `; ${countWord(o.more, 'other kept draft')} ${o.more === 1 ? 'is' : 'are'} offered the next time this editor opens`
+    : '';
+
 /**
  * Ctrl-R and Ctrl-X while an offer is open (first in a pane's table: they win over typing). `restore` puts the draft in the
- * field unsaved; both remove the file (after r the field holds the text, and a hang-up keeps it again).
+ * field unsaved; both remove the file (after r the field holds the text, and a hang-up keeps it again). Ctrl-R
+ * deletes the file before it restores: two monitors offering the same draft both see it, and only the one whose
+ * delete succeeds puts it in its field (the other is told and restores nothing), so it is never saved twice.
  */
 export function offerBindings<S>(
   when: Mode<S>,
@@ -96,8 +110,11 @@ export function offerBindings<S>(
       prompt: 'y: discard it   n/Esc: keep the offer',
       onConfirm: () => {
         try {
-          ctx.store.drafts.discard(o.target);
-          ctx.app.flash(`the kept draft was discarded (${o.file} deleted)`, 'info');
+          const mine = ctx.store.drafts.discard(o.name);
+          ctx.app.flash(
+            mine ? `the kept draft was discarded (${o.file} deleted)${andMore(o)}` : `${TAKEN_ELSEWHERE}${andMore(o)}`,
+            'info',
+          );
           ctx.set(f.drop);
         } catch (e) {
           ctx.app.flash(`the kept draft could not be deleted: ${(e as Error).message}`, 'error');
@@ -122,13 +139,23 @@ export function offerBindings<S>(
       run: (ctx) => {
         const o = offerOf(ctx.state);
         if (o?.kind !== 'draft') return;
-        f.restore(ctx);
+        let mine: boolean;
         try {
-          ctx.store.drafts.discard(o.target);
-        } catch {
-          /* the text is in the field; a file left behind is offered again, never applied by itself */
+          mine = ctx.store.drafts.discard(o.name);
+        } catch (e) {
+          ctx.app.flash(
+            `the kept draft was not restored: its file ${o.file} could not be taken (${(e as Error).message})`,
+            'error',
+          );
+          return;
         }
-        ctx.app.flash('the kept draft is back in the field, not saved yet: save it as usual', 'info');
+        if (!mine) {
+          ctx.app.flash(`${TAKEN_ELSEWHERE}: nothing was restored here${andMore(o)}`, 'error');
+          ctx.set(f.drop);
+          return;
+        }
+        f.restore(ctx);
+        ctx.app.flash(`the kept draft is back in the field, not saved yet: save it as usual${andMore(o)}`, 'info');
       },
     },
     {
@@ -187,8 +214,11 @@ export function keepDrafts(
   for (const d of held) {
     const base = { label: d.label, offeredAt: d.offeredAt };
     try {
-      const { cut } = drafts.keepSync({ target: d.target, keptAt: now, why, item: d.item, fields: d.fields }, d.limits);
-      out.push({ ...base, file: drafts.shownFile(d.target), cut });
+      const { cut, name } = drafts.keepSync(
+        { target: d.target, keptAt: now, why, item: d.item, fields: d.fields },
+        d.limits,
+      );
+      out.push({ ...base, file: drafts.shownFile(name), cut });
     } catch (e) {
       out.push({ ...base, error: (e as Error).message });
     }

@@ -121,7 +121,7 @@ export interface PaneModule<S> {
 
 /** What a pane hands over to keep: the text of its field(s), what the user had chosen, each field's own limit. */
 export interface DraftToKeep {
-  /** The field (store/drafts/kept-drafts.ts: one file per root and target). */
+  /** The field (store/drafts/kept-drafts.ts: one file per root, target and hang-up). */
   target: string;
   /** What it is, for the line printed at exit: "Working Memory draft". */
   label: string;

@@ -27,7 +27,7 @@ function editorScript(dir: string, marker: string): string {
 const keptFiles = (stateHome: string) => {
   const dir = path.join(stateHome, 'omc-top');
   return fs.existsSync(dir)
-    ? fs.readdirSync(dir).filter((n) => /^draft-[0-9a-f]{16}-notepad-working\.json$/.test(n))
+    ? fs.readdirSync(dir).filter((n) => /^draft-[0-9a-f]{16}-notepad-working\.[0-9]+-[0-9a-f]{8}\.json$/.test(n))
     : [];
 };
 

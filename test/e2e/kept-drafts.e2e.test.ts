@@ -12,13 +12,13 @@ import { KEY } from '../helpers/keys.js';
 import type { TerminalHarness } from '../helpers/pty.js';
 import { KEPT_OFFER } from '../helpers/kept-drafts.js';
 
-/** The one kept draft file for `target` in the state directory (its name carries a digest of the root). */
+/** The kept draft files for `target` (one per hang-up) in the state directory (its name carries a digest of the root). */
 function keptFiles(stateHome: string, target: string): string[] {
   const dir = path.join(stateHome, 'omc-top');
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
-    .filter((n) => new RegExp(`^draft-[0-9a-f]{16}-${target}\\.json$`).test(n))
+    .filter((n) => new RegExp(`^draft-[0-9a-f]{16}-${target}\\.[0-9]+-[0-9a-f]{8}\\.json$`).test(n))
     .map((n) => path.join(dir, n));
 }
 

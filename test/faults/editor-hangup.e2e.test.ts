@@ -62,7 +62,7 @@ async function keptText(stateHome: string): Promise<string> {
   const files = await waitFor(
     () => {
       const names = fs.existsSync(dir)
-        ? fs.readdirSync(dir).filter((n) => /^draft-.*-notepad-working\.json$/.test(n))
+        ? fs.readdirSync(dir).filter((n) => /^draft-.*-notepad-working\.[0-9]+-[0-9a-f]{8}\.json$/.test(n))
         : [];
       return names.length > 0 ? names : null;
     },

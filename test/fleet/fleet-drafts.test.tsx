@@ -41,7 +41,7 @@ describe('omc-top --all: an opened project keeps its draft at a hang-up', () => 
     const kept = keepOnExit(129, PANES, fleetDraftRoots(first.fleet, uiStores));
     expect(kept).toHaveLength(1);
     const file = (kept[0] as { file: string }).file;
-    expect(path.basename(file)).toMatch(/^draft-[0-9a-f]{16}-notepad-working\.json$/);
+    expect(path.basename(file)).toMatch(/^draft-[0-9a-f]{16}-notepad-working\.[0-9]+-[0-9a-f]{8}\.json$/);
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).fields).toEqual({ text: 'typed in the fleet' });
     // Nothing was written to the project itself.
     expect(fs.existsSync(path.join(alpha.root, 'notepad.md'))).toBe(false);

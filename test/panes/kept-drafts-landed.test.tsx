@@ -22,8 +22,12 @@ import { KEY } from '../helpers/keys.js';
 const draftText = (app: MountedApp) =>
   (app.ui.getSnapshot().panes.notepad as { editor: { buf: { text: string } } | null }).editor?.buf.text;
 const hangUp = (app: MountedApp) => keepOnExit(129, PANES, [{ drafts: app.store.drafts, ui: app.ui }]);
+/** The oldest file kept for `target` (one per hang-up), or the name a draft kept now would get. */
 const keptFile = (app: MountedApp, target: string) =>
-  path.join(app.store.drafts.dir, app.store.drafts.fileName(target));
+  path.join(
+    app.store.drafts.dir,
+    app.store.drafts.keptNames(target)[0] ?? app.store.drafts.fileName(target, Date.now()),
+  );
 
 /**
  * The app over a store whose saves wait `lockMs` for OMC's lock: long, so a test holding the lock catches a save in

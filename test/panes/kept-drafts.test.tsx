@@ -25,8 +25,15 @@ async function typeNewWorkingEntry(app: MountedApp, text: string): Promise<void>
   await app.waitForText(text);
 }
 
+/** The oldest file kept for `target` (one per hang-up), or the name a draft kept now would get. */
 const keptFile = (app: MountedApp, target: string) =>
-  path.join(app.store.drafts.dir, app.store.drafts.fileName(target));
+  path.join(
+    app.store.drafts.dir,
+    app.store.drafts.keptNames(target)[0] ?? app.store.drafts.fileName(target, Date.now()),
+  );
+
+/** `draft-<digest of the root>`: how this app's root's kept files begin. */
+const rootPrefix = (app: MountedApp) => app.store.drafts.fileName('x', 0).split('-x.')[0]!;
 
 describe('a draft kept when omc-top is ended without asking', () => {
   it('a hang-up keeps the notepad draft; the next a offers it, holds typing, and Ctrl-R puts it back unsaved', async ({
@@ -37,9 +44,9 @@ describe('a draft kept when omc-top is ended without asking', () => {
     await typeNewWorkingEntry(first, 'typed before the hang-up');
     // q / Ctrl-C asked and were answered: nothing is kept for them.
     expect(keepOnExit(0, PANES, [{ drafts: first.store.drafts, ui: first.ui }])).toEqual([]);
-    const file = keptFile(first, 'notepad-working');
-    expect(fs.existsSync(file)).toBe(false);
+    expect(first.store.drafts.keptNames('notepad-working')).toEqual([]);
     const kept = keepOnExit(129, PANES, [{ drafts: first.store.drafts, ui: first.ui }]);
+    const file = keptFile(first, 'notepad-working');
     expect(kept).toEqual([
       {
         label: 'Working Memory draft (notepad)',
@@ -78,6 +85,65 @@ describe('a draft kept when omc-top is ended without asking', () => {
     expect(fs.readFileSync(path.join(project.root, 'notepad.md'), 'utf8')).toContain('typed before the hang-up');
   });
 
+  it('two monitors hung up at once keep both drafts; restored in two monitors at once, each draft is saved once', async ({
+    app: mount,
+    project,
+  }) => {
+    const a = await mount({ columns: 110, rows: 30 });
+    const b = await mount({ columns: 110, rows: 30 });
+    await typeNewWorkingEntry(a, 'draft typed in monitor A');
+    await typeNewWorkingEntry(b, 'draft typed in monitor B');
+    const now = Date.now();
+    keepOnExit(129, PANES, [{ drafts: a.store.drafts, ui: a.ui }], now);
+    keepOnExit(129, PANES, [{ drafts: b.store.drafts, ui: b.ui }], now);
+    // What is on disk: every Working Memory draft file of this root (the state directory is shared by the run).
+    const dir = a.store.drafts.dir;
+    const texts = () =>
+      fs
+        .readdirSync(dir)
+        .filter((n) => n.startsWith(rootPrefix(a)) && n.includes('-notepad-working'))
+        .map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')).fields.text as string)
+        .sort();
+    expect(texts()).toEqual(['draft typed in monitor A', 'draft typed in monitor B']);
+
+    // Two fresh monitors open the editor at once: both offer the same (oldest) draft; both press Ctrl-R.
+    const c = await mount({ columns: 110, rows: 30 });
+    const d = await mount({ columns: 110, rows: 30 });
+    for (const m of [c, d]) {
+      await m.waitForText('ralph 3/10');
+      m.send('n');
+      await m.waitForText(/Working Memory · 5 entries/);
+      m.send('a');
+      await m.waitForText(KEPT_OFFER);
+    }
+    c.send(KEY.ctrl('r'));
+    await c.waitForText('the kept draft is back in the field');
+    d.send(KEY.ctrl('r'));
+    await d.waitForText('that kept draft was taken by another omc-top first');
+    expect(d.text()).toContain('1 other kept draft is offered the next time this editor opens');
+    c.send(KEY.ctrl('s'));
+    await c.waitForText('added Working Memory entry');
+    const notepad = () => fs.readFileSync(path.join(project.root, 'notepad.md'), 'utf8');
+    const copies = (t: string) => notepad().split(t).length - 1;
+    const restored = ['draft typed in monitor A', 'draft typed in monitor B'].find((t) => copies(t) > 0)!;
+    expect(copies(restored)).toBe(1);
+    // The other draft is still kept, and offered when d's editor opens again.
+    const other = texts();
+    expect(other).toHaveLength(1);
+    expect(other[0]).not.toBe(restored);
+    d.send('\u001b');
+    await d.waitForText(/Working Memory · \d+ entries/);
+    d.send('a');
+    await d.waitForText(KEPT_OFFER);
+    expect(d.text()).toContain(other[0]!.slice(0, 20));
+    d.send(KEY.ctrl('r'));
+    await d.waitForText('the kept draft is back in the field');
+    d.send(KEY.ctrl('s'));
+    await d.waitForText('added Working Memory entry');
+    expect([copies('draft typed in monitor A'), copies('draft typed in monitor B')]).toEqual([1, 1]);
+    expect(texts()).toEqual([]);
+  });
+
   it('Ctrl-X discards the kept draft once asked; Esc leaves it for the next time', async ({ app: mount }) => {
     const first = await mount({ columns: 110, rows: 30 });
     await typeNewWorkingEntry(first, 'to be discarded');
@@ -107,7 +173,8 @@ describe('a draft kept when omc-top is ended without asking', () => {
 
   it('a garbled draft file is named with what is wrong, never applied; Ctrl-X deletes it', async ({ app: mount }) => {
     const a = await mount({ columns: 110, rows: 30 });
-    const file = keptFile(a, 'notepad-working');
+    // Named as an older omc-top named its one file per field (no time in the name): read all the same.
+    const file = keptFile(a, 'notepad-working').replace(/\.[0-9]+-[0-9a-f]{8}\.json$/, '.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, '{"version": 1, "target": "notepad-working", "fields": {"text": "half');
     await a.waitForText('ralph 3/10');
@@ -204,7 +271,12 @@ describe('a draft kept when omc-top is ended without asking', () => {
     await again.waitForText(KEPT_OFFER);
     const file = path.join(
       again.store.drafts.dir,
-      fs.readdirSync(again.store.drafts.dir).find((f) => f.includes('-note-'))!,
+      // This root's note (the state directory is the run's, shared with other test files).
+      fs
+        .readdirSync(again.store.drafts.dir)
+        .find(
+          (f) => f.startsWith(again.store.drafts.fileName('note-x', 0).split('-note-x.')[0]!) && f.includes('-note-'),
+        )!,
     );
     // Sent one key at a time, as typed: each first letter is where the offer's old keys used to act.
     for (const ch of 'deploy staging') again.send(ch);

@@ -1,12 +1,14 @@
 /**
- * The store of drafts kept at a hang-up (src/store/drafts/): one file per root and field in omc-top's own state
+ * The store of drafts kept at a hang-up (src/store/drafts/): one file per root, field and hang-up in omc-top's own state
  * directory, each field cut to its limit, and a file that is not one omc-top wrote named as a problem, never applied.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { KeptDrafts } from '../../src/store/drafts/kept-drafts.js';
-import type { KeptDraft } from '../../src/store/drafts/draft-file.js';
+import { serializeDraft, type KeptDraft } from '../../src/store/drafts/draft-file.js';
+
+const serialize = (d: KeptDraft) => serializeDraft(d, '/x');
 
 const LIMITS = { text: 10 };
 const draft = (text: string, keptAt = 1_765_000_000_000): KeptDraft => ({
@@ -25,35 +27,80 @@ function setUp(tempDir: (p?: string) => string) {
 }
 
 describe('kept drafts', () => {
-  it('keeps a draft in the state directory, one file per root and field, and reads it back', ({ tempDir }) => {
+  it('keeps a draft in the state directory, one file per root, field and hang-up, and reads it back', ({ tempDir }) => {
     const { root, dir, drafts } = setUp(tempDir);
-    expect(drafts.keepSync(draft('first'), LIMITS)).toEqual({ cut: false });
-    expect(drafts.keepSync(draft('second', 1_765_000_060_000), LIMITS)).toEqual({ cut: false });
-    expect(fs.readdirSync(dir)).toEqual([drafts.fileName('notepad-working')]);
-    expect(drafts.fileName('notepad-working')).toMatch(/^draft-[0-9a-f]{16}-notepad-working\.json$/);
+    const kept = drafts.keepSync(draft('first'), LIMITS);
+    expect(kept.cut).toBe(false);
+    const name = kept.name;
+    expect(name).toMatch(/^draft-[0-9a-f]{16}-notepad-working\.1765000000000-[0-9a-f]{8}\.json$/);
+    expect(fs.readdirSync(dir)).toEqual([name]);
     expect(fs.readdirSync(root)).toEqual([]); // nothing under .omc
-    const r = drafts.read('notepad-working', LIMITS);
-    expect(r).toEqual({
+    expect(drafts.read('notepad-working', LIMITS)).toEqual({
       kind: 'draft',
-      file: path.join(dir, drafts.fileName('notepad-working')),
-      draft: { ...draft('second', 1_765_000_060_000) },
+      file: path.join(dir, name),
+      name,
+      more: 0,
+      draft: draft('first'),
     });
     // Another root's draft for the same field is another file.
     const other = new KeptDrafts(dir, path.join(tempDir('omc-top-draft-root-'), '.omc'));
     other.keepSync(draft('elsewhere'), LIMITS);
     expect(fs.readdirSync(dir)).toHaveLength(2);
-    expect(drafts.discard('notepad-working')).toBe(true);
+    expect(drafts.discard(name)).toBe(true);
     expect(drafts.read('notepad-working', LIMITS)).toEqual({ kind: 'none' });
-    expect(drafts.discard('notepad-working')).toBe(false);
+    expect(drafts.discard(name)).toBe(false);
+    expect(() => drafts.discard(other.keptNames('notepad-working')[0]!)).toThrow(/not a kept draft of this root/);
+  });
+
+  it('two monitors of one root hung up at once keep two files; both are offered, the oldest first, and each is taken once', ({
+    tempDir,
+  }) => {
+    const { dir, drafts } = setUp(tempDir);
+    const wide = { text: 100 };
+    // Two monitors keeping the same field in the same millisecond, and a third a moment later: none replaces another.
+    drafts.keepSync(draft('typed in monitor A'), wide);
+    new KeptDrafts(dir, drafts.root).keepSync(draft('typed in monitor B'), wide);
+    drafts.keepSync(draft('typed in monitor C', 1_765_000_000_500), wide);
+    expect(fs.readdirSync(dir)).toHaveLength(3);
+    // Two monitors reading now see the same oldest draft; only one of them takes it.
+    const seenByA = drafts.read('notepad-working', wide);
+    const seenByB = new KeptDrafts(dir, drafts.root).read('notepad-working', wide);
+    expect(seenByA.kind === 'draft' && seenByA.more).toBe(2);
+    expect(seenByB.kind === 'draft' && seenByB.name).toBe(seenByA.kind === 'draft' && seenByA.name);
+    const first = seenByA.kind === 'draft' ? seenByA.name : '';
+    expect([drafts.discard(first), drafts.discard(first)]).toEqual([true, false]);
+    // The others are still offered, one at a time, the latest last.
+    const texts: string[] = [];
+    for (let r = drafts.read('notepad-working', wide); r.kind === 'draft'; r = drafts.read('notepad-working', wide)) {
+      texts.push(`${r.draft.fields.text} (${r.more} more)`);
+      drafts.discard(r.name);
+    }
+    expect(texts).toHaveLength(2);
+    expect(texts[1]).toBe('typed in monitor C (0 more)');
+    expect(texts[0]).toMatch(/ \(1 more\)$/);
+    const ab = [seenByA.kind === 'draft' ? seenByA.draft.fields.text : '', texts[0]!.replace(' (1 more)', '')];
+    expect(ab.sort()).toEqual(['typed in monitor A', 'typed in monitor B']);
+    expect(drafts.has('notepad-working')).toBe(false);
+  });
+
+  it('reads a file an older omc-top kept (no time in its name) as one more draft, the oldest', ({ tempDir }) => {
+    const { dir, drafts } = setUp(tempDir);
+    const { name } = drafts.keepSync(draft('new'), LIMITS);
+    const legacy = name.replace(/\.[0-9]+-[0-9a-f]{8}\.json$/, '.json');
+    fs.writeFileSync(path.join(dir, legacy), serialize(draft('old')));
+    const r = drafts.read('notepad-working', LIMITS);
+    expect(r.kind === 'draft' && [r.name, r.draft.fields.text, r.more]).toEqual([legacy, 'old', 1]);
   });
 
   it('cuts a field over its limit to it (never inside a surrogate pair), on writing and on reading', ({ tempDir }) => {
     const { dir, drafts } = setUp(tempDir);
-    expect(drafts.keepSync(draft('0123456789abc'), LIMITS)).toEqual({ cut: true });
-    const file = path.join(dir, drafts.fileName('notepad-working'));
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).fields.text).toBe('0123456789');
-    drafts.keepSync(draft('012345678😀'), LIMITS);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).fields.text).toBe('012345678');
+    const text = (d: KeptDraft) => {
+      const { name, cut } = drafts.keepSync(d, LIMITS);
+      return [JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')).fields.text, cut];
+    };
+    expect(text(draft('0123456789abc'))).toEqual(['0123456789', true]);
+    expect(text(draft('012345678😀'))).toEqual(['012345678', true]);
+    for (const n of fs.readdirSync(dir)) fs.rmSync(path.join(dir, n));
     // A file written with a larger limit (or by hand) is cut when read.
     drafts.keepSync(draft('0123456789'), LIMITS);
     const r = drafts.read('notepad-working', { text: 4 });
@@ -63,7 +110,7 @@ describe('kept drafts', () => {
   it('names what is wrong with a file it did not write, and applies nothing', ({ tempDir }) => {
     const { dir, drafts } = setUp(tempDir);
     fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, drafts.fileName('notepad-working'));
+    const file = path.join(dir, drafts.fileName('notepad-working', 1_765_000_000_000));
     const good = JSON.parse(JSON.stringify({ version: 1, root: '/x', ...draft('text') }));
     const cases: Array<[string | Buffer, RegExp]> = [
       ['{"version": 1, "targ', /^is not JSON \(/],
@@ -100,6 +147,7 @@ describe('kept drafts', () => {
 
   it('refuses a target that is not a plain name', ({ tempDir }) => {
     const { drafts } = setUp(tempDir);
-    expect(() => drafts.fileName('../escape')).toThrow(/not a draft target/);
+    expect(() => drafts.fileName('../escape', 0)).toThrow(/not a draft target/);
+    expect(() => drafts.discard('../escape.json')).toThrow(/not a kept draft of this root/);
   });
 });

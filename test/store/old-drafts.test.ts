@@ -13,11 +13,11 @@ const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.now();
 
 function keep(drafts: KeptDrafts, target: string, ageDays: number): string {
-  drafts.keepSync(
+  const { name } = drafts.keepSync(
     { target, keptAt: NOW - ageDays * DAY, why: 'hangup', item: {}, fields: { text: 'typed' } },
     { text: 100 },
   );
-  const file = path.join(drafts.dir, drafts.fileName(target));
+  const file = path.join(drafts.dir, name);
   const at = new Date(NOW - ageDays * DAY);
   fs.utimesSync(file, at, at);
   return file;

@@ -1,5 +1,5 @@
 /**
- * The directive form's draft kept at a hang-up (kit/kept-drafts.ts): one file per root, holding both fields, the
+ * The directive form's draft kept at a hang-up (kit/kept-drafts.ts): one file per root and hang-up, holding both fields, the
  * priority and what the form began from (a new directive, or the directive being edited as it was then). Restored,
  * the form stands where it stood: a save merges field by field with the file as always, and a directive gone
  * meanwhile is said, never recreated by itself.

@@ -1,5 +1,5 @@
 /**
- * The notepad editor's draft kept at a hang-up (kit/kept-drafts.ts): one file per section, holding the text and
+ * The notepad editor's draft kept at a hang-up (kit/kept-drafts.ts): one file per section and hang-up, holding the text and
  * what the editor was on (a new entry, an entry as it was when editing began, the Priority text it began from).
  * Restored, the editor stands where it stood: a save goes through the same lock and merge rules as ever (an entry
  * changed on disk meanwhile is a conflict, never written over).

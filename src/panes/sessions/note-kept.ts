@@ -1,5 +1,5 @@
 /**
- * The note to a session's Claude (m) kept at a hang-up (kit/kept-drafts.ts): one file per root and session, so a
+ * The note to a session's Claude (m) kept at a hang-up (kit/kept-drafts.ts): one file per root, session and hang-up, so a
  * note typed for one session is only ever offered back in that session's own note field.
  */
 import { createHash } from 'node:crypto';

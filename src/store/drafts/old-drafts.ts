@@ -10,8 +10,11 @@ import { listDirSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
 export const DRAFT_MAX_AGE_DAYS = 30;
 export const DRAFT_MAX_AGE_MS = DRAFT_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
 
-/** Every kept draft's file name has this shape (store/drafts/kept-drafts.ts: `draft-<root digest>-<target>.json`). */
-const DRAFT_NAME_RE = /^draft-[0-9a-f]{16}-[a-z0-9][a-z0-9-]{0,63}\.json$/;
+/**
+ * Every kept draft's file name has this shape (store/drafts/kept-drafts.ts:
+ * `draft-<root digest>-<target>.<kept at>-<random>.json`; an older omc-top's has no `.<kept at>-<random>`).
+ */
+const DRAFT_NAME_RE = /^draft-[0-9a-f]{16}-[a-z0-9][a-z0-9-]{0,63}(?:\.[0-9]{1,16}-[0-9a-f]{8})?\.json$/;
 
 export interface DraftFileAge {
   name: string;
