@@ -19,10 +19,12 @@ import {
   createExclusive,
   readNoFollowSync,
   resolveUnder,
+  statSync,
   toRel,
   withDirUnder,
   type ContainedDir,
 } from './safe-fs/index.js';
+import { shownPath } from './shown-path.js';
 import { startedAfter } from './process-start.js';
 
 export const LOCK_STALE_MS = 30_000;
@@ -42,7 +44,9 @@ export interface FileLockOptions {
 export type LockHolder =
   | { kind: 'live'; pid: number; ageMs: number }
   | { kind: 'dead'; pid: number; ageMs: number; why: string }
-  | { kind: 'unknown'; ageMs: number; why: string };
+  | { kind: 'unknown'; ageMs: number; why: string }
+  /** A directory where the lock file belongs: nobody's lock, and no takeover removes it (unlink refuses one). */
+  | { kind: 'directory'; ageMs: number; path: string };
 
 export class LockBusyError extends Error {
   readonly holderPid: number | null;
@@ -53,7 +57,7 @@ export class LockBusyError extends Error {
   ) {
     super(describeHolder(lockRel, holder, staleMs));
     this.name = 'LockBusyError';
-    this.holderPid = holder.kind === 'unknown' ? null : holder.pid;
+    this.holderPid = holder.kind === 'unknown' || holder.kind === 'directory' ? null : holder.pid;
   }
 }
 
@@ -81,7 +85,29 @@ export function describeHolder(lockRel: string, h: LockHolder, staleMs = LOCK_ST
       return `${lockRel} was left by pid ${h.pid}, which ${h.why}; ${takeover(h.ageMs)}. ${kept}`;
     case 'unknown':
       return `${lockRel} ${h.why}; ${takeover(h.ageMs)}. ${kept}`;
+    case 'directory':
+      return `${lockRel} ${inTheWayWords(lockRel, h.path)}. ${kept}`;
   }
+}
+
+/**
+ * A directory at the lock's path, in words (after the lock's name): neither omc-top nor OMC can take it over (both
+ * remove a stale lock by unlinking it, which a directory refuses), so OMC's own writers of the file fail, silently,
+ * until it is removed.
+ */
+const inTheWayWords = (lockRel: string, abs: string) =>
+  `is a directory where OMC's lock file belongs: no takeover can remove it, so neither omc-top nor OMC's own writers can change ${lockRel.replace(/\.lock$/, '')} until it is removed (rmdir ${shownPath(abs)})`;
+
+/**
+ * Why `<dataRel>.lock` keeps every writer out for good, or null: a directory there (one lstat, for a domain's
+ * problem line and its save block; a file of any kind is a lock OMC's rule can judge and take over). The words
+ * follow the lock's own name.
+ */
+export function lockInTheWay(root: string, dataRel: string): string | null {
+  const rel = `${dataRel}.lock`;
+  if (statSync(root, rel)?.isDirectory() !== true) return null;
+  const abs = resolveUnder(root, rel);
+  return inTheWayWords(toRel(root, abs), abs);
 }
 
 function judgeHolder(pid: number, writtenAt: number, ageMs: number): LockHolder {
@@ -111,11 +137,16 @@ function inspect(
   if (!r.ok) {
     if (r.code === 'missing') return null;
     let ageMs = 0;
+    let isDir = false;
     try {
-      ageMs = now - fs.lstatSync(dir.at(name)).mtimeMs;
+      const st = fs.lstatSync(dir.at(name));
+      ageMs = now - st.mtimeMs;
+      isDir = st.isDirectory();
     } catch {
       return null;
     }
+    // Its path is named by the caller (here it is the held directory's /proc name).
+    if (isDir) return { holder: { kind: 'directory', ageMs, path: '' }, stale: false };
     return {
       holder: { kind: 'unknown', ageMs, why: `${r.message.replace(/; not read$/, '')}, not an OMC lock record` },
       stale: ageMs >= staleMs,
@@ -218,6 +249,9 @@ export async function acquireFileLock(root: string, dataRel: string, opts: FileL
         },
       };
     }
+    // Waiting cannot help: nobody releases a directory.
+    if (got !== 'retry' && got.kind === 'directory')
+      throw new LockBusyError(lockRel, { ...got, path: lockAbs }, staleMs);
     if (got === 'retry' && now() < deadline) continue;
     if (got === 'retry')
       throw new LockBusyError(lockRel, { kind: 'unknown', ageMs: 0, why: 'keeps appearing and vanishing' }, staleMs);

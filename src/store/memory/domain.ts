@@ -8,7 +8,7 @@
  */
 import { READONLY_NOTHING_WRITTEN } from '../../io/readonly-words.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
-import { withFileLock } from '../../io/file-lock.js';
+import { lockInTheWay, withFileLock } from '../../io/file-lock.js';
 import { atomicWriteSync, parseJsonText, readTextSync, type ReadOk } from '../../io/safe-fs/index.js';
 import { LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
 import { cleanBlock, cleanLine } from '../../io/sanitize.js';
@@ -120,10 +120,21 @@ export class MemoryDomain implements Domain {
     return rel === MEMORY_FILE && isDir !== true;
   }
 
-  /** Stat-gated: a poll tick over an unchanged file reads nothing. */
+  /** Stat-gated: a poll tick over an unchanged file reads nothing (and looks at its lock with one lstat). */
   scan(): void {
     // The first scan always publishes: the save block depends on --readonly and on the file being missing.
-    if (this.file.readIfChanged() || this.version === 0) this.publish();
+    const lockMoved = this.lookAtLock();
+    if (this.file.readIfChanged() || this.version === 0 || lockMoved) this.publish();
+  }
+
+  /** Why OMC's lock can never be taken (a directory at project-memory.json.lock), as last looked at. */
+  private lockBlock: string | null = null;
+
+  private lookAtLock(): boolean {
+    const lock = lockInTheWay(this.root, MEMORY_FILE);
+    if (lock === this.lockBlock) return false;
+    this.lockBlock = lock;
+    return true;
   }
 
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
@@ -245,7 +256,8 @@ export class MemoryDomain implements Domain {
   }
 
   private read(edge: ReadEdge): void {
-    if (this.file.read(edge)) this.publish();
+    const lockMoved = this.lookAtLock();
+    if (this.file.read(edge) || lockMoved) this.publish();
   }
 
   private publish(): void {
@@ -265,6 +277,7 @@ export class MemoryDomain implements Domain {
     if (s.invalidUtf8) add('contains bytes that are not valid UTF-8 (shown as �)', 'warning');
     if (s.bom) add("starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file", 'error');
     if (s.raw) for (const p of buildModel(s.raw, this.clock()).problems) problems.push({ path: MEMORY_FILE, ...p });
+    if (this.lockBlock) problems.push({ path: `${MEMORY_FILE}.lock`, message: this.lockBlock, severity: 'error' });
 
     let writeBlock: string | null = null;
     if (this.readonly) writeBlock = 'read-only mode (--readonly)';
@@ -273,6 +286,7 @@ export class MemoryDomain implements Domain {
     else if (s.problem) writeBlock = `project-memory.json is currently unreadable (${s.problem})`;
     else if (s.invalidUtf8) writeBlock = 'the file has bytes that are not valid UTF-8; saving would replace them';
     else if (s.bom) writeBlock = 'the file starts with a byte-order mark that OMC cannot parse';
+    else if (this.lockBlock) writeBlock = `${MEMORY_FILE}.lock ${this.lockBlock}`;
     else writeBlock = contentBlock(s.raw);
 
     this.version += 1;

@@ -15,7 +15,7 @@ import {
   type ReadOk,
   type ReadResult,
 } from '../../io/safe-fs/index.js';
-import { withFileLock } from '../../io/file-lock.js';
+import { lockInTheWay, withFileLock } from '../../io/file-lock.js';
 import { shownPath } from '../../io/shown-path.js';
 import { digestOf, LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
@@ -109,6 +109,8 @@ export class NotepadDomain implements Domain {
    * writer does (makeRootIfNone); one that went (a `rm -rf .omc`, a branch switch) is not made again under it.
    */
   private rootSeen: boolean;
+  /** Why OMC's lock can never be taken (a directory at notepad.md.lock), looked at with each read as the link is. */
+  private lockBlock: string | null = null;
 
   constructor(opts: NotepadDomainOptions) {
     this.root = opts.root;
@@ -158,8 +160,10 @@ export class NotepadDomain implements Domain {
   /** True when what the write path would refuse at notepad.md changed (a file swapped for a link to the same bytes). */
   private lookAtTarget(): boolean {
     const refusal = replaceRefusal(this.root, NOTEPAD_REL);
-    if (refusal === this.targetRefusal) return false;
+    const lock = lockInTheWay(this.root, NOTEPAD_REL);
+    if (refusal === this.targetRefusal && lock === this.lockBlock) return false;
     this.targetRefusal = refusal;
+    this.lockBlock = lock;
     return true;
   }
 
@@ -206,9 +210,13 @@ export class NotepadDomain implements Domain {
       const next: NotepadSnapshot = value ? { version, status: 'ok', ...value } : { ...EMPTY_NOTEPAD, version };
       // Read through the link as OMC reads it, but not written through it: every write key says so when pressed.
       const refused =
-        this.targetRefusal &&
-        `notepad.md cannot be edited: ${this.targetRefusal} (omc-top writes no file through a link)`;
-      this.cell.set(refused ? { ...next, editBlock: refused } : next);
+        (this.targetRefusal &&
+          `notepad.md cannot be edited: ${this.targetRefusal} (omc-top writes no file through a link)`) ||
+        (this.lockBlock && `${NOTEPAD_REL}.lock ${this.lockBlock}`);
+      const problems = this.lockBlock
+        ? [...next.problems, { path: `${NOTEPAD_REL}.lock`, message: this.lockBlock, severity: 'error' as const }]
+        : next.problems;
+      this.cell.set(refused ? { ...next, editBlock: refused, problems } : next);
       return;
     }
     const { version: _v, status: _s, ...empty } = EMPTY_NOTEPAD;
