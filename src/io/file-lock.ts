@@ -80,7 +80,7 @@ export function describeHolder(lockRel: string, h: LockHolder, staleMs = LOCK_ST
     case 'live':
       return h.ageMs < staleMs
         ? `${lockRel} is held by pid ${h.pid}; OMC is writing this file right now. ${kept} The lock was taken ${formatAge(h.ageMs)} ago by a running process; try again in a moment.`
-        : `${lockRel} is held by pid ${h.pid} (running) for ${formatAge(h.ageMs)}; OMC holds it for milliseconds, so that process is stuck or is not OMC. ${kept} Delete the lock if no OMC process is writing.`;
+        : `${lockRel} has been held by pid ${h.pid} (running) for ${formatAge(h.ageMs)}, where OMC's writers hold it for milliseconds. ${kept} Delete the lock if no OMC process is writing.`;
     case 'dead':
       return `${lockRel} was left by pid ${h.pid}, which ${h.why}; ${takeover(h.ageMs)}. ${kept}`;
     case 'unknown':

@@ -77,7 +77,9 @@ describe('notepad.md.lock holders', () => {
     }
   });
 
-  it('a live holder is named with its age, and an old one is called stuck', async ({ emptyProject: p }) => {
+  it('a live holder is named with its age, and an old one with how long it has held the lock', async ({
+    emptyProject: p,
+  }) => {
     writeLock(p.root, process.pid, Date.now() - 2_000);
     expect((await failure(p.root)).message).toMatch(
       new RegExp(
@@ -88,9 +90,11 @@ describe('notepad.md.lock holders', () => {
     // too long. The stale age is shortened so that a test worker a few seconds old can be that holder.
     const started = Date.now() - process.uptime() * 1000;
     writeLock(p.root, process.pid, Math.min(started + 2_500, Date.now() - 1_000));
-    expect((await failure(p.root, 500)).message).toMatch(
-      /held by pid \d+ \(running\) for \d+ s; OMC holds it for milliseconds, so that process is stuck or is not OMC/,
+    const old = (await failure(p.root, 500)).message;
+    expect(old).toMatch(
+      /has been held by pid \d+ \(running\) for \d+ (s|min), where OMC's writers hold it for milliseconds\. Nothing was changed\./,
     );
+    expect(old).not.toMatch(/stuck|right now/);
   });
 
   it('the wait is bounded: 200 ms asked, well under 5 s taken', async ({ emptyProject: p }) => {
@@ -120,5 +124,33 @@ describe('<file>.mutation.lock holders', () => {
     ).rejects.toThrow(
       /held by pid \d+: OMC is changing this file right now\. Nothing was changed; try again\. The lock was taken [34] s ago by a running process\./,
     );
+  });
+
+  it('a holder that has kept it for minutes is said to have held it that long, not to be changing the file now', async ({
+    emptyProject: p,
+  }) => {
+    const dir = path.join(p.root, 'state', 'sessions', 's1');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'ralph-state.json.mutation.lock'),
+      JSON.stringify({
+        version: 1,
+        pid: process.pid,
+        processStart: ownStartIdentity(),
+        createdAt: new Date(Date.now() - 3 * 60_000).toISOString(),
+        nonce: '00000000-0000-4000-8000-000000000000',
+      }),
+    );
+    const message = await acquireStateLock(p.root, 'state/sessions/s1/ralph-state.json', {
+      attempts: 2,
+      retryMs: 1,
+    }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(message).toMatch(
+      /ralph-state\.json\.mutation\.lock has been held by pid \d+ \(running\) for 3 min\. Nothing was changed; try again once it is released\./,
+    );
+    expect(message).not.toMatch(/right now|stuck/);
   });
 });

@@ -200,6 +200,24 @@ describe('memory pane: editing from the keyboard', () => {
     expect(pnpm()).toMatchObject({ directive: 'Use pnpm, not npm or yarn (USER)', context: 'EXTERNAL context mine' });
   });
 
+  it('e on a directive removed meanwhile: the whole line fits at 80x24, and Enter again adds the draft as a new directive', async () => {
+    const a = await open({ columns: 80, rows: 24 });
+    await a.press('G', 'e');
+    await a.waitForText('Edit directive');
+    await a.press(KEY.end, ...' (mine)');
+    await a.waitForText('(mine)');
+    const m = onDisk();
+    m.userDirectives = m.userDirectives.filter((d: { directive: string }) => !d.directive.startsWith('Use pnpm'));
+    writeOmcJson(memFile(), m);
+    const bytes = fs.readFileSync(memFile(), 'utf8');
+    await a.press(KEY.enter);
+    await a.waitForText('✗ nothing saved: that directive is gone from the file; Enter adds yours as new');
+    expect(fs.readFileSync(memFile(), 'utf8')).toBe(bytes);
+    await a.press(KEY.enter);
+    await a.waitForText('✓ directive added');
+    expect(texts()).toContain('Use pnpm, not npm or yarn (mine)');
+  });
+
   it('e on a directive holding an escape sequence: the cursor steps over stand-ins (never a bare "[31m"), nothing reaches the terminal, the rest is saved as it was', async () => {
     const hostile = 'Use \u001b[31mred\u001b[0m \u009bc\tpnpm';
     const a = await open({
@@ -270,7 +288,9 @@ describe('memory pane: editing from the keyboard', () => {
     fs.writeFileSync(memFile(), JSON.stringify(m, null, 2));
     const bytes = fs.readFileSync(memFile(), 'utf8');
     await a.press('y');
-    await a.waitForText("this directive's context was changed on disk since you asked");
+    // Named as what was asked: a remove, not a save.
+    await a.waitForText(/✗ remove directive: this directive's context was changed on disk since you asked/);
+    expect(a.text()).not.toContain('save directive');
     await a.waitForText('nothing was removed');
     expect(fs.readFileSync(memFile(), 'utf8')).toBe(bytes);
     expect(texts()).toContain('Use pnpm, not npm or yarn');

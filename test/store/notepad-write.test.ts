@@ -271,6 +271,21 @@ describe('merge or refuse when the file changed after the user started', () => {
     });
   });
 
+  it('a prune whose targets changed or went meanwhile says how many were not pruned, in agreeing words', () => {
+    const [a, b, c] = base.sections.working.entries.filter((e) => e.stamp !== null);
+    const kept = base.sections.working.entries.filter((e) => e.stamp !== null).length;
+    const changed = FIXTURE_TEXT.replace(b!.body, 'edited meanwhile');
+    const one = applyOp(changed, { kind: 'prune', targets: [refOf('working', a!), refOf('working', b!)] }, NOW);
+    expect(one.ok && one.summary).toBe(
+      `pruned 1 Working Memory entry, ${kept - 1} kept; 1 was not pruned (changed on disk since, or gone already)`,
+    );
+    const gone = apply(changed, { kind: 'delete', target: refOf('working', c!) });
+    const two = applyOp(gone, { kind: 'prune', targets: [a, b, c].map((e) => refOf('working', e!)) }, NOW);
+    expect(two.ok && two.summary).toBe(
+      `pruned 1 Working Memory entry, ${kept - 2} kept; 2 were not pruned (changed on disk since, or gone already)`,
+    );
+  });
+
   it('a Priority replace is refused when Priority changed on disk, merged when only other sections did', () => {
     const r = applyOp(
       FIXTURE_TEXT.replace('Current focus', 'NEW focus'),

@@ -30,24 +30,40 @@ function refuseIfBlocked(ctx: Ctx): boolean {
   return false;
 }
 
+/**
+ * The directive the form edits is gone from the file (removed, or its text changed elsewhere): the form becomes an
+ * add with the same draft, so Enter again saves it as a new directive, as the notepad offers for a vanished entry.
+ * Short enough for the line above the form at 80 columns.
+ */
+function offerAsNew(ctx: Ctx): void {
+  ctx.set((s) => (s.form?.mode === 'edit' ? { ...s, form: { ...s.form, mode: 'add', target: null } } : s));
+  ctx.app.flash('nothing saved: that directive is gone from the file; Enter adds yours as new', 'error');
+}
+
 function runSave(ctx: Ctx, op: DirectiveOp, agreed: string[], done: string): void {
   const domain = ctx.store.memory;
   // An add or edit from the form leaves it open with what was typed when the save fails.
   const kept = op.kind !== 'remove' && ctx.state.form ? ' (your draft is kept)' : '';
-  ctx.app.run('save directive', async () => {
+  // The line names what was asked: a refused remove is not a "save".
+  const what = op.kind === 'remove' ? 'remove directive' : 'save directive';
+  ctx.app.run(what, async () => {
     let res: Awaited<ReturnType<typeof domain.save>>;
     try {
       res = await domain.save(op, agreed);
     } catch (e) {
+      if (e instanceof SaveRefused && e.gone && op.kind === 'edit' && ctx.state.form?.mode === 'edit') {
+        offerAsNew(ctx);
+        return;
+      }
       if (e instanceof SaveRefused && e.disk && op.kind === 'edit') {
         // Both changed one field: the draft now stands against the version on disk, so Enter again is a choice.
         const disk = e.disk;
         ctx.set((s) => (s.form ? { ...s, form: { ...s.form, initial: disk } } : s));
-        ctx.app.flash(`save directive: ${e.message} (your draft is kept: Enter again saves yours over it)`, 'error');
+        ctx.app.flash(`${what}: ${e.message} (your draft is kept: Enter again saves yours over it)`, 'error');
         return;
       }
       // The cause alone says nothing of drafts.
-      ctx.app.flash(`save directive: ${describeWriteError(e)}${kept}`, 'error');
+      ctx.app.flash(`${what}: ${describeWriteError(e)}${kept}`, 'error');
       return;
     }
     ctx.set((s) => {
@@ -82,6 +98,10 @@ export function submitForm(ctx: Ctx): void {
       ? { kind: 'add', input: parsed.data, timestamp: ctx.app.now() }
       : { kind: 'edit', target: form.target as string, input: parsed.data, base: form.initial };
   const preview = domain.previewOp(op);
+  if (!preview.ok && preview.gone && op.kind === 'edit') {
+    offerAsNew(ctx);
+    return;
+  }
   if (!preview.ok) {
     ctx.app.flash(preview.reason, 'error');
     return;

@@ -166,6 +166,24 @@ function heldFor(o: Owner): string {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Past this, a held lock is not "a change right now": OMC's own changes under it take milliseconds. */
+const LONG_HELD_MS = 5_000;
+
+/** Who holds the lock and for how long: a change in progress, or (held long) just how long, no guess at why. */
+/** The busy lock in words: the message (nothing was changed), and the reason alone for a caller that wrote already. */
+function busyWords(lockRel: string, o: Owner | null): { message: string; reason: string } {
+  const t = o ? Date.parse(o.createdAt) : NaN;
+  if (o && Number.isFinite(t) && Date.now() - t >= LONG_HELD_MS) {
+    const reason = `${lockRel} has been held by pid ${o.pid} (running) for ${formatAge(Date.now() - t)}`;
+    return { message: `${reason}. Nothing was changed; try again once it is released.`, reason };
+  }
+  const held = `${lockRel} is held${o ? ` by pid ${o.pid}` : ''}: OMC is changing this file right now`;
+  return {
+    message: `${held}. Nothing was changed; try again.${o ? heldFor(o) : ''}`,
+    reason: `${held}${o ? `.${heldFor(o).replace(/\.$/, '')}` : ''}`,
+  };
+}
+
 /**
  * Acquires `<fileRel>.mutation.lock` under root. Throws StateLockError when
  * the lock stays held (busy), cannot be verified, or we cannot state our own
@@ -267,12 +285,8 @@ export async function acquireStateLock(
     const ino = published.ino;
     if (ino) inDir((dir) => reclaimDead(dir, name, held, ino));
   }
-  throw new StateLockError(
-    'busy',
-    lockRel,
-    `${lockRel} is held${lastHolder ? ` by pid ${lastHolder.pid}` : ''}: OMC is changing this file right now. Nothing was changed; try again.${lastHolder ? heldFor(lastHolder) : ''}`,
-    `${lockRel} is held${lastHolder ? ` by pid ${lastHolder.pid}` : ''}: OMC is changing this file right now${lastHolder ? `.${heldFor(lastHolder).replace(/\.$/, '')}` : ''}`,
-  );
+  const busy = busyWords(lockRel, lastHolder);
+  throw new StateLockError('busy', lockRel, busy.message, busy.reason);
 }
 
 /** Runs `fn` while holding the file's mutation lock; always releases. */

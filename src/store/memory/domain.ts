@@ -46,6 +46,8 @@ export class SaveRefused extends Error {
     message: string,
     /** An edit refused over a field changed on both sides: the directive on disk now. */
     readonly disk?: DirectiveInput,
+    /** The directive changed is not in the file any more: an edit's draft can be added as a new one instead. */
+    readonly gone = false,
   ) {
     // Reasons can quote directive text or paths from disk: clean them for the message line.
     super(cleanLine(message));
@@ -233,7 +235,7 @@ export class MemoryDomain implements Domain {
         const block = contentBlock(raw);
         if (block) throw new SaveRefused(block);
         const result = applyOp(this.directivesOf(raw), op);
-        if (!result.ok) throw new SaveRefused(result.reason, result.disk);
+        if (!result.ok) throw new SaveRefused(result.reason, result.disk, result.gone === true);
         const dropped = result.dropped.map(directiveKey);
         if (dropped.some((k) => !agreedDropped.includes(k))) {
           throw new SaveRefused(

@@ -75,7 +75,8 @@ export type OpResult =
       kept?: readonly (keyof DirectiveInput)[];
     }
   /** `disk`: an edit's directive as it is on disk now, when a field both sides changed refused it. */
-  | { ok: false; reason: string; disk?: DirectiveInput };
+  /** `gone`: the directive changed is not in the file any more (removed, or its text changed meanwhile). */
+  | { ok: false; reason: string; disk?: DirectiveInput; gone?: true };
 
 const FIELDS = ['directive', 'context', 'priority'] as const;
 
@@ -134,6 +135,7 @@ export function applyOp(list: readonly Directive[], op: DirectiveOp): OpResult {
     return {
       ok: false,
       reason: 'that directive is no longer in the file (OMC or another editor changed it); nothing was changed',
+      gone: true,
     };
   if (op.kind === 'remove') {
     const now = list[i] as Directive;

@@ -316,7 +316,11 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
       const kept = entries
         .filter((e) => !used.has(e))
         .map((e) => (e.stamp === null ? e.body.trim() : `### ${e.stamp}\n${e.body.trim()}`));
-      const note = skipped > 0 ? `; ${skipped} had changed or were already gone and were kept` : '';
+      // A target gone from the file is not "kept": those left alone are said as what they are, not pruned.
+      const note =
+        skipped === 0
+          ? ''
+          : `; ${skipped} ${skipped === 1 ? 'was' : 'were'} not pruned (changed on disk since, or gone already)`;
       // With comments in the section, the pruned entries are cut out one by one (last first, so the offsets of
       // the earlier ones hold) and every comment stays, as a delete keeps them; OMC's rebuild would drop them.
       const pruned = comments
