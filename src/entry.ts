@@ -21,6 +21,7 @@ import { asksTopLevelFirst, hasRootFlag, rootProjectDir } from './commands/monit
 import { noColorAsked } from './commands/args.js';
 import { precompileYoga } from './terminal/yoga-early.js';
 import { lowerHelperThreads } from './terminal/helper-priority.js';
+import { guardGoneCwd } from './commands/gone-cwd.js';
 import path from 'node:path';
 
 const APP = './omc-top-app.mjs';
@@ -88,6 +89,8 @@ async function runApp(argv: readonly string[]): Promise<void> {
 }
 
 const argv = process.argv.slice(2);
+// Started in a directory that was removed: moved to the one given, or one line said, before anything asks for it.
+guardGoneCwd(argv);
 // A general option, for every command (commands/args.ts): set before any module reads the colour level.
 if (noColorAsked(argv)) process.env.NO_COLOR = '1';
 const code = cheap(argv);
