@@ -308,7 +308,7 @@ function footerFor(
   if (overlay?.kind === 'confirm')
     return [
       ['y', 'yes'],
-      ['n/Esc', 'no'],
+      ['n/Esc/q', 'no'],
       ['↑↓', 'scroll'],
     ];
   if (overlay?.kind === 'problems') {

@@ -209,25 +209,27 @@ const QUIT: Binding<Overlay, OverlayContext<Overlay>> = {
   run: (c) => requestExit(c.env),
 };
 
-/** A confirm dialog: y does it, n or Esc does not, q quits; long dialogs scroll. */
+/**
+ * A confirm dialog: y does it; n, Esc or q does not (q as in the fleet's dialog: a q meant to quit what the dialog
+ * came from must not quit omc-top instead); long dialogs scroll.
+ */
 export const CONFIRM_BINDINGS: readonly Binding<ConfirmOverlay, OverlayContext<ConfirmOverlay>>[] = [
   {
     keys: ['y', 'Y'],
-    help: 'yes',
+    help: 'yes: do it',
     run: (c) => {
       c.env.ui.setOverlay(null);
       c.state.onConfirm();
     },
   },
   {
-    keys: ['n', 'N', 'escape'],
-    help: 'no',
+    keys: ['n', 'N', 'escape', 'q'],
+    help: 'no: close it, nothing done',
     run: (c) => {
       c.env.ui.setOverlay(null);
       c.state.onDecline?.();
     },
   },
-  QUIT as Binding<ConfirmOverlay, OverlayContext<ConfirmOverlay>>,
   ...scrollBindings<ConfirmOverlay>(),
 ];
 

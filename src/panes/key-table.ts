@@ -4,7 +4,7 @@
  * when docs/keys.md and the tables differ).
  */
 import { helpRows, keysLabel } from '../kit/bindings.js';
-import { GLOBAL_BINDINGS } from '../input/router.js';
+import { CONFIRM_BINDINGS, GLOBAL_BINDINGS, TEXT_OVERLAY_BINDINGS } from '../input/router.js';
 import { INBOX_BINDINGS } from '../input/inbox.js';
 import { LEGEND } from '../ui/overlay-lines.js';
 import { FLEET_BINDINGS, FLEET_TITLE } from './fleet/keys.js';
@@ -35,6 +35,18 @@ export function keyTableMarkdown(panes: ReadonlyArray<AnyPaneModule>): string {
   out.push('', '#### Inbox (`!`)', '', '| where | key | what |', '|---|---|---|');
   for (const r of helpRows(INBOX_BINDINGS, false))
     out.push(`| ${cell(r.mode)} | ${cell(code(r.keys))} | ${cell(r.help)} |`);
+  // The monitor's dialogs: a confirmation (cancel, delete, discard…), and the help and message log.
+  out.push(
+    '',
+    '#### Dialogs (a confirmation, the help `?`, the messages `M`)',
+    '',
+    '| where | key | what |',
+    '|---|---|---|',
+  );
+  for (const r of helpRows(CONFIRM_BINDINGS, false))
+    out.push(`| asked to confirm | ${cell(code(r.keys))} | ${cell(r.help)} |`);
+  for (const r of helpRows(TEXT_OVERLAY_BINDINGS, false))
+    out.push(`| reading the help or messages | ${cell(code(r.keys))} | ${cell(r.help)} |`);
   // The fleet view (`omc-top --all`) has one table of its own: no pane hotkeys, no global keys.
   out.push('', `#### ${FLEET_TITLE}`, '', '| where | key | what |', '|---|---|---|');
   for (const r of helpRows(FLEET_BINDINGS, false))

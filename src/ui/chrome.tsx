@@ -344,13 +344,14 @@ export function footerTabAt(tabs: ReadonlyArray<{ id: PaneId; text: string }>, x
 /**
  * What the footer offers, most useful first: the pane's own actions, then how
  * to move (arrow keys: everyone knows them), then `q quit`, which is left out while
- * a text field is open (q is a letter there).
+ * a text field is open (q is a letter there) and where q means something else (a dialog's `n/Esc/q no`).
  */
 export function footerOrder(hints: Array<[string, string]>, typing: boolean): Array<[string, string]> {
   const isNav = ([keys, what]: [string, string]) => what === MOVE_HINT || /^[←→↑↓]/.test(keys);
   const nav = hints.filter(isNav);
   const actions = hints.filter((h) => !isNav(h));
-  return typing ? [...actions, ...nav] : [...actions, ...nav, ['q', 'quit']];
+  const qTaken = hints.some(([keys]) => keys.split('/').includes('q'));
+  return typing || qTaken ? [...actions, ...nav] : [...actions, ...nav, ['q', 'quit']];
 }
 
 /**

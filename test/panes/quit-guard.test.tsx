@@ -51,4 +51,23 @@ describe('quitting never silently drops a draft', () => {
     app.send('q');
     expect(app.exited()).toBe(true);
   });
+
+  it('q in a confirmation dialog means no (as in the fleet): the cancel dialog closes, omc-top keeps running', async ({
+    app: mount,
+  }) => {
+    const app = await mount({ columns: 100, rows: 24 });
+    await app.waitForText('ralph 3/10');
+    await app.press('c');
+    await app.waitForText(/Cancel ultrawork of session/);
+    const footer = app.lines().at(-1) ?? '';
+    expect(footer).toContain('n/Esc/q no');
+    expect(footer).not.toContain('q quit');
+    app.send('q');
+    await waitFor(() => !/Cancel ultrawork of session/.test(app.text()), { what: 'dialog closed' });
+    expect(app.exited()).toBe(false);
+    expect(app.text()).toContain('ralph 3/10');
+    // Out of the dialog, q quits as before.
+    app.send('q');
+    expect(app.exited()).toBe(true);
+  });
 });
