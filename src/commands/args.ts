@@ -59,7 +59,8 @@ export function parseArgs(
         value = name.slice(eq + 1);
         name = name.slice(0, eq);
       }
-      name = aliases[name] ?? name;
+      // `-h` is `--help` wherever --help is (the top-level help lists `-h, --help`): every command answers both.
+      name = aliases[name] ?? (a === '-h' && spec.help !== undefined ? 'help' : name);
       const kind = spec[name] ?? GENERAL_FLAGS[name];
       if (!kind) throw new UsageError(`unknown option ${shownArgText(a)}`);
       if (kind === 'bool') {

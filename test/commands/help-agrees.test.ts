@@ -47,4 +47,13 @@ describe('help words', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('Try omc-top --help.');
   });
+
+  it('-h is --help for every subcommand, as the top-level help lists `-h, --help`', () => {
+    expect(run('--help').out).toContain('-h, --help');
+    for (const sub of SUBCOMMANDS) {
+      const long = run(sub, '--help');
+      expect({ sub, ...run(sub, '-h') }).toEqual({ sub, ...long });
+      expect(long.code, sub).toBe(0);
+    }
+  });
 });
