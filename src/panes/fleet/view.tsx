@@ -12,6 +12,7 @@ import { footerHints } from '../../kit/bindings.js';
 import { hintsThatFit } from '../../ui/chrome.js';
 import { FilterLine } from '../../ui/filter-line.js';
 import { ageTickMs, fit } from '../../ui/format.js';
+import { EmptyLines } from '../../ui/empty-lines.js';
 import { quotaWordsChangeInMs } from '../../store/cost/quota-words.js';
 import { listView, moreAbove, moreBelow } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
@@ -148,16 +149,17 @@ export function FleetView({
           {fit(columnsHeader(width, more).trimEnd(), width)}
         </Text>
         {lines.length === 0 ? (
-          <Text color={theme.muted} wrap="truncate">
-            {fit(
+          <EmptyLines
+            text={
               counts && counts.total > 0
                 ? '  No row matches the filter (Esc clears it).'
                 : snap.ready
                   ? '  No OMC sessions on this machine yet: no live Claude session, $OMC_STATE_DIR project or ~/.omc has one.'
-                  : '  Reading…',
-              width,
-            )}
-          </Text>
+                  : '  Reading…'
+            }
+            width={width}
+            rows={height}
+          />
         ) : (
           visible.map((l, i) => {
             const selected = view.top + i === view.index;

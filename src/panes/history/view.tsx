@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import type { OmcStore } from '../../store/store.js';
 import type { RunLine } from '../../store/runs/history.js';
 import { clip, fit } from '../../ui/format.js';
+import { EmptyLines } from '../../ui/empty-lines.js';
 import { moreText, withNote } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
@@ -84,18 +85,19 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
           : withNote(historyHeader(width), moreText(view, lay.height, rows.length), width, fit)}
       </Text>
       {rows.length === 0 ? (
-        <Text color={theme.muted} wrap="truncate">
-          {clip(
+        <EmptyLines
+          text={
             runs.length === 0 && rootWhy !== null
               ? notKnownLine('Runs', ROOT_NAME, rootWhy)
               : runs.length === 0 && notRead !== null
                 ? notKnownLine('Runs', notRead, 'the ⚠ line says why')
                 : runs.length === 0
                   ? '  No runs yet: OMC 5.6 logs each ralph / autopilot / team / ultragoal run in state/runs/ledger.jsonl; ended sessions come from .omc/sessions/.'
-                  : '  No run matches the filter (Esc clears).',
-            width,
-          )}
-        </Text>
+                  : '  No run matches the filter (Esc clears).'
+          }
+          width={width}
+          rows={lay.height}
+        />
       ) : (
         shown.map((r, i) => {
           const selected = view.top + i === view.index;

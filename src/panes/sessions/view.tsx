@@ -29,6 +29,7 @@ import {
   waitsText,
 } from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
+import { EmptyLines } from '../../ui/empty-lines.js';
 import { rowFlight } from '../../store/cancel/in-flight.js';
 import { rowSettled } from '../../store/cancel/settled.js';
 import { rowExtras, withRunFacts } from './run-facts.js';
@@ -299,13 +300,17 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         {fit(header, width)}
       </Text>
       {rows.length === 0 ? (
-        <Text color={theme.muted} wrap="truncate">
-          {snap.sessions.length === 0
-            ? noSessionsText(snap, rootWhy)
-            : state.filter === '' && state.hideDone
-              ? `  Every session is finished, idle or stale (${snap.sessions.length}); H shows them.`
-              : '  No session matches the filter.'}
-        </Text>
+        <EmptyLines
+          text={
+            snap.sessions.length === 0
+              ? noSessionsText(snap, rootWhy)
+              : state.filter === '' && state.hideDone
+                ? `  Every session is finished, idle or stale (${snap.sessions.length}); H shows them.`
+                : '  No session matches the filter.'
+          }
+          width={width}
+          rows={listHeight}
+        />
       ) : (
         // Keyed by screen position, as the wiki's rows are: a `/` keystroke or a page move brings other sessions
         // into most slots, and a session key made React unmount those rows and mount new ones (new Ink and Yoga

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import { clip, fit } from '../../ui/format.js';
+import { EmptyLines } from '../../ui/empty-lines.js';
 import { moreText } from '../../kit/list.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../../kit/pane.js';
@@ -89,18 +90,19 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
         {fit(teamsHeader(width, moreText(lay.view, fitTeams, rows.length)), width)}
       </Text>
       {rows.length === 0 ? (
-        <Text color={theme.muted} wrap="truncate">
-          {clip(
+        <EmptyLines
+          text={
             snap.teams.length === 0 && rootWhy !== null
               ? notKnownLine('Teams', ROOT_NAME, rootWhy)
               : snap.teams.length === 0 && snap.unreadableDirs?.[0] !== undefined
                 ? notKnownLine('Teams', snap.unreadableDirs[0], 'the ⚠ line says why')
                 : snap.teams.length === 0
                   ? '  No team runs yet: start /team in Claude (OMC team mode) and its workers, tasks and events show up here.'
-                  : '  No team matches the filter.',
-            width,
-          )}
-        </Text>
+                  : '  No team matches the filter.'
+          }
+          width={width}
+          rows={height - 1 - (showFilter ? 1 : 0)}
+        />
       ) : (
         shown.map((t, i) => {
           const selected = top + i === sel;

@@ -5,6 +5,7 @@ import type { LintReport } from '../../store/wiki/lint.js';
 import { pageNameText } from '../../store/wiki/page.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { clip, fit, width as cells } from '../../ui/format.js';
+import { EmptyLines } from '../../ui/empty-lines.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import { notKnownLine, ROOT_NAME, useRootNotReadWhy } from '../../ui/not-known.js';
 import type { ViewProps } from '../../kit/pane.js';
@@ -237,9 +238,7 @@ function ListView({
         </Text>
       ) : null}
       {empty ? (
-        <Text color={theme.muted} wrap="truncate">
-          {clip(`  ${empty}`, width)}
-        </Text>
+        <EmptyLines text={`  ${empty}`} width={width} rows={listH} />
       ) : (
         // Keyed by screen position, not by page: a keystroke brings new pages into every slot, and a page key
         // made React unmount every row and mount new ones (new Ink nodes, new Yoga nodes, the garbage of both);
