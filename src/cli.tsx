@@ -4,6 +4,7 @@
  * screen, signals, crash handling, suspend for $EDITOR).
  */
 // Before Ink and React: memory settings, and no `fetch` while Yoga loads (each file says why).
+import { fitHelp } from './commands/help-width.js';
 import './terminal/young-gen.js';
 import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
@@ -96,9 +97,11 @@ Options:
   --poll        poll every second instead of watching files (NFS, no inotify)
   --omc-version X  judge with OMC X's Stop-hook rules (default: the OMC that runs each
                 session: its Claude process's --plugin-dir, Claude Code's enabled plugin,
-                the OMC:VERSION marker, a global npm install; else every book, marked assumed)
+                the OMC:VERSION marker, a global npm install; else the newest rules, marked
+                assumed, and a loop the releases judge differently shows each reading)
   --no-color    no colours (also: NO_COLOR=1); every subcommand takes it
-  --no-mouse    do not take the mouse (the wheel scrolls, a click selects a row; without it the terminal selects text)
+  --no-mouse    leave the mouse to the terminal, so it selects text (by default the
+                wheel scrolls and a click selects a row)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
   --no-title    leave the terminal title alone (default: "needs you: N"; the fleet:
                 the same words, summed over every project)
@@ -660,7 +663,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const hosts = takeRepeated(argv, 'host');
   const args = parseArgs(hosts.rest, MAIN_FLAGS, { h: 'help', v: 'version', V: 'version' });
   if (args.flags.has('help')) {
-    printOut(USAGE + '\n');
+    printOut(fitHelp(USAGE) + '\n');
     return 0;
   }
   if (args.flags.has('version')) {

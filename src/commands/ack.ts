@@ -9,6 +9,7 @@
  * Exit codes: 0 recorded (or already acknowledged); 1 the file could not be written; 2 usage (no id, a malformed
  * id, an id no item has now) or no .omc found.
  */
+import { fitHelp } from './help-width.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { attentionNow } from '../feeds/attention/report.js';
 import type { AttentionView } from '../feeds/attention/view.js';
@@ -63,7 +64,7 @@ export function noSuchItemLines(unknown: readonly string[], view: AttentionView)
 export async function runAckCommand(argv: readonly string[], cwd = process.cwd()): Promise<number> {
   const args = parseArgs(argv, FLAGS);
   if (args.flags.has('help')) {
-    printOut(ACK_USAGE + '\n');
+    printOut(fitHelp(ACK_USAGE) + '\n');
     return ACK_EXIT.ok;
   }
   const ids = args.positionals;

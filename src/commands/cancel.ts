@@ -9,6 +9,7 @@
  * 2 usage (bad flags, invalid session id); 3 refused by --readonly;
  * 4 nothing to cancel (no such session, no active mode, no .omc).
  */
+import { fitHelp } from './help-width.js';
 import { executeCancel, ledgerAppends, type CancelDone } from '../store/cancel/execute.js';
 import { ledgerTail } from '../store/cancel/describe.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
@@ -288,7 +289,7 @@ function human(done: CancelDone, claude: ClaudeSide | null): string {
 export async function runCancelCommand(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   const args = parseArgs(argv, FLAGS);
   if (args.flags.has('help')) {
-    io.out(CANCEL_USAGE + '\n');
+    io.out(fitHelp(CANCEL_USAGE) + '\n');
     return CANCEL_EXIT.ok;
   }
   const json = args.flags.has('json');

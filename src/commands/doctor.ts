@@ -2,12 +2,14 @@
  * `omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]`: prints the
  * set-up omc-top sees and exits 1 when something in it is broken.
  */
+import { fitHelp } from './help-width.js';
 import { cleanLine } from '../io/sanitize.js';
 import { printJson, printOut } from '../io/output.js';
 import { VERSION } from '../version.js';
 import { parseArgs, UsageError } from './args.js';
 import { collectDoctorReport, type DoctorReport } from './doctor-checks.js';
 import { shownArg } from '../io/shown-arg.js';
+import { wrapWords } from './word-wrap.js';
 
 export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
 
@@ -33,12 +35,26 @@ export const FLAGS = {
 
 const MARK: Record<string, string> = { ok: 'ok    ', warn: 'warn  ', broken: 'BROKEN', info: 'info  ' };
 
-export function formatDoctorReport(report: DoctorReport): string {
+/**
+ * The report as text. `columns`: the terminal's width when stdout is one; each check's words then wrap at word
+ * boundaries under its text column (the terminal would cut them mid-word). Null (a pipe, a file): one line each,
+ * as scripts read it.
+ */
+export function formatDoctorReport(report: DoctorReport, columns: number | null = null): string {
   const width = Math.max(...report.checks.map((c) => c.title.length));
+  const indent = ' '.repeat(10 + width);
+  // Narrower than the marks and titles leave room for: under them from the line's start, at the whole width.
+  const room = columns === null ? null : columns - indent.length >= 24 ? columns - indent.length : columns;
+  const lead = room === columns ? '' : indent;
+  const wrapped = (text: string): string[] => (room === null ? [text] : wrapWords(text, room));
   const lines = [`omc-top ${report.omcTop} doctor`];
   for (const c of report.checks) {
-    lines.push(`${MARK[c.status]}  ${c.title.padEnd(width)}  ${cleanLine(c.summary)}`);
-    for (const d of c.details) lines.push(`${' '.repeat(10 + width)}${cleanLine(d)}`);
+    const head = `${MARK[c.status]}  ${c.title.padEnd(width)}  `;
+    const [first = '', ...more] = wrapped(cleanLine(c.summary));
+    if (lead === '' && room !== null) lines.push(head.trimEnd(), ...[first, ...more]);
+    else lines.push(`${head}${first}`, ...more.map((l) => `${lead}${l}`));
+    for (const d of c.details)
+      for (const l of wrapped(cleanLine(d))) lines.push(`${room === null ? indent : lead}${l}`);
   }
   const broken = report.checks.filter((c) => c.status === 'broken').map((c) => c.title);
   lines.push(broken.length > 0 ? `broken: ${broken.join(', ')}` : 'nothing broken');
@@ -48,7 +64,7 @@ export function formatDoctorReport(report: DoctorReport): string {
 export async function runDoctorCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, FLAGS);
   if (args.flags.has('help')) {
-    printOut(DOCTOR_USAGE + '\n');
+    printOut(fitHelp(DOCTOR_USAGE) + '\n');
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
@@ -70,6 +86,6 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
     },
   });
   if (args.flags.has('json')) printJson(report);
-  else printOut(formatDoctorReport(report) + '\n');
+  else printOut(formatDoctorReport(report, out.isTTY ? (out.columns ?? null) : null) + '\n');
   return report.ok ? 0 : 1;
 }

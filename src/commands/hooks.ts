@@ -2,6 +2,7 @@
  * `omc-top hooks install | uninstall | status [--cwd DIR] [--json]`: the opt-in permission hook
  * (docs/answering.md). Nothing of Claude Code's settings is touched unless `install` or `uninstall` is run.
  */
+import { fitHelp } from './help-width.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,7 +64,7 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
   const args = parseArgs(argv, FLAGS);
   const verb = args.positionals[0];
   if (args.flags.has('help') || verb === undefined) {
-    io.out(HOOKS_USAGE + '\n');
+    io.out(fitHelp(HOOKS_USAGE) + '\n');
     return verb === undefined && !args.flags.has('help') ? 2 : 0;
   }
   if (args.positionals.length > 1) throw new UsageError(`unexpected argument ${shownArg(args.positionals[1]!)}`);

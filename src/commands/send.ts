@@ -4,6 +4,7 @@
  * only when the pane's prompt line is empty). "sent" at once; with --wait, "delivered ✓" once the session's
  * transcript shows the note, else exit 3.
  */
+import { fitHelp } from './help-width.js';
 import { findClaudeConfigDir, transcriptRel } from '../store/claude/config-dir.js';
 import type { ProcessView } from '../store/claude/model.js';
 import { cleanNote, planNote, sendNote } from '../store/claude/note.js';
@@ -101,7 +102,7 @@ export function findSession(entries: readonly RegistryEntry[], want: string): Pr
 export async function runSendCommand(argv: readonly string[], io: SendIo = defaultIo()): Promise<number> {
   const args = parseArgs(argv, FLAGS);
   if (args.flags.has('help')) {
-    io.out(SEND_USAGE + '\n');
+    io.out(fitHelp(SEND_USAGE) + '\n');
     return 0;
   }
   const [who, ...words] = args.positionals;

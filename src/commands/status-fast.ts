@@ -7,6 +7,7 @@
  * release (`--omc-version X`) is left to status.ts: its root and book are found
  * as --json finds them (store/omc-root.ts), which this path does not load.
  */
+import { fitHelp } from './help-width.js';
 import { forLocale } from '../io/glyphs.js';
 import { liveStatusCache } from '../feeds/attention/status-cache.js';
 import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusLineValues } from '../feeds/status-line.js';
@@ -80,7 +81,7 @@ export function fastPlace(args: StatusArgs, io: StatusIo): StatusPlace {
 export function parseStatusArgs(argv: readonly string[], io: StatusIo): StatusArgs | number {
   const args = parseArgs(argv, FLAGS);
   if (args.flags.has('help')) {
-    io.out(STATUS_USAGE + '\n');
+    io.out(fitHelp(STATUS_USAGE) + '\n');
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);

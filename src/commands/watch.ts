@@ -6,6 +6,7 @@
  * Exit codes: 0 stopped by SIGINT / SIGTERM or because stdout closed;
  * 2 usage, or no .omc directory found.
  */
+import { fitHelp } from './help-width.js';
 import { configLine, configPath, loadConfig } from '../config/config-file.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
@@ -144,7 +145,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     ? { has: io.hasRoom ?? (() => true), on: io.onRoom ?? ((cb: () => void) => cb()) }
     : { has: () => (stream as LineStream).hasRoom, on: (cb: () => void) => (stream as LineStream).onRoom(cb) };
   if (args.flags.has('help')) {
-    (io?.out ?? printOut)(WATCH_USAGE + '\n');
+    (io?.out ?? printOut)(fitHelp(WATCH_USAGE) + '\n');
     return WATCH_EXIT.ok;
   }
   if (!args.flags.has('json')) throw new UsageError('watch needs --json (the only output format)');

@@ -3,6 +3,7 @@
  * from a script, over the same index the wiki pane uses. Unlike OMC's own
  * query it writes nothing (OMC appends every query to wiki/log.md).
  */
+import { fitHelp } from './help-width.js';
 import { noRootMessage, resolveOmcRoot } from '../store/root.js';
 import { groupDigits } from '../io/group-digits.js';
 import { cleanLine } from '../io/sanitize.js';
@@ -64,7 +65,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, FLAGS, { h: 'help', n: 'limit' });
   const [sub, ...words] = args.positionals;
   if (args.flags.has('help') || sub === 'help') {
-    printOut(WIKI_USAGE + '\n');
+    printOut(fitHelp(WIKI_USAGE) + '\n');
     return 0;
   }
   if (sub !== 'search') {

@@ -56,4 +56,19 @@ describe('help words', () => {
       expect(long.code, sub).toBe(0);
     }
   });
+
+  it('every --help fits 80 columns, its words and options all there (a long block is reflowed, not cut)', () => {
+    const squash = (t: string) => t.replace(/\s+/g, '');
+    for (const sub of ['', ...SUBCOMMANDS]) {
+      const out = run(...(sub === '' ? [] : [sub]), '--help').out;
+      for (const line of out.split('\n')) expect([...line].length, `${sub}: ${line}`).toBeLessThanOrEqual(80);
+      expect(out, sub).toMatch(/Usage:/);
+    }
+    // Reflowed, the words are the ones written: the top-level help's options, in order.
+    const top = run('--help').out;
+    expect(squash(top)).toContain(
+      squash('--all the fleet: every session of every .omc root on this machine, by project'),
+    );
+    expect(topSynopsis(top, 'cancel')).toContain('[--readonly]');
+  });
 });

@@ -6,6 +6,7 @@
  * The push channels of the config file notify from here too (each local
  * root's attention monitor feeds a notifier with no terminal channel).
  */
+import { fitHelp } from '../help-width.js';
 import { configLine, loadConfig, type OmcTopConfig } from '../../config/config-file.js';
 import { pushChannels } from '../../feeds/notify/push/index.js';
 import { remoteFeeds } from '../../fleet/push.js';
@@ -139,7 +140,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const hosts = takeRepeated(names.rest, 'host');
   const args = parseArgs(hosts.rest, FLAGS);
   if (args.flags.has('help')) {
-    printOut(SERVE_USAGE + '\n');
+    printOut(fitHelp(SERVE_USAGE) + '\n');
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
