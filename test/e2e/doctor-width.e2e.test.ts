@@ -18,7 +18,6 @@ afterEach(() => {
   h = null;
 });
 
-// eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 
 describe('doctor on an 80-column terminal', () => {
