@@ -2,8 +2,8 @@
 //
 // A `git clone` of this checkout's HEAD (so only what is committed) → plain
 // `npm install` (builds the bundle in `prepare`, runs no native build) → plain
-// `npm pack` → a tarball with exactly the bundle, README, LICENSE and
-// package.json. From that one clone and tarball, every route a user types:
+// `npm pack` → a tarball with exactly the bundles, the user docs, README,
+// LICENSE and package.json. From that one clone and tarball, every route a user types:
 // `npm install -g <tgz>` into a scratch prefix (with an empty npm cache,
 // --offline and, where the kernel lets us, in a network namespace with no
 // network at all and the source checkout hidden under an empty tmpfs),
@@ -73,6 +73,24 @@ let cloneInstall: SpawnSyncReturns<string>;
 /** npm as a user runs it in their clone: their npm configuration, cache and registry. */
 let userEnv: NodeJS.ProcessEnv;
 
+/** The user docs the package ships (package.json `files`): the pages doctor, --help and the README send a user to. */
+const USER_DOCS = [
+  'docs/answering.md',
+  'docs/attention.md',
+  'docs/cancel-and-compatibility.md',
+  'docs/cost.md',
+  'docs/fleet.md',
+  'docs/install.md',
+  'docs/json-fields.md',
+  'docs/keys.md',
+  'docs/notifications.md',
+  'docs/panes.md',
+  'docs/reach.md',
+  'docs/robustness.md',
+  'docs/scripting.md',
+  'docs/writing-files.md',
+];
+
 /** Runs npm in the clone (or with `cwd`) as the user would. */
 function npmAsUser(args: string[], cwd = clone): SpawnSyncReturns<string> {
   return spawnSync('npm', args, { cwd, env: userEnv, encoding: 'utf8', timeout: scaled(300_000) });
@@ -132,7 +150,7 @@ describe('a clean clone', () => {
 });
 
 describe('npm pack', () => {
-  it('`npm pack --dry-run` lists exactly the bin, the bundles it loads, README, LICENSE and package.json', () => {
+  it('`npm pack --dry-run` lists exactly the bin, the bundles it loads, the user docs, README, LICENSE and package.json', () => {
     expect(packed.files.map((f) => f.path).sort()).toEqual([
       'LICENSE',
       'README.md',
@@ -140,6 +158,7 @@ describe('npm pack', () => {
       'dist/omc-top-hook.mjs',
       'dist/omc-top-status.mjs',
       'dist/omc-top.mjs',
+      ...USER_DOCS,
       'package.json',
     ]);
     expect((packed.files.find((f) => f.path === 'dist/omc-top.mjs')?.mode ?? 0) & 0o111).toBe(0o111);
@@ -158,6 +177,7 @@ describe('npm pack', () => {
       'package/dist/omc-top-hook.mjs',
       'package/dist/omc-top-status.mjs',
       'package/dist/omc-top.mjs',
+      ...USER_DOCS.map((d) => `package/${d}`),
       'package/package.json',
     ]);
     expect(listing).toMatch(/^-rwxr-xr-x .* package\/dist\/omc-top\.mjs$/m);

@@ -86,4 +86,24 @@ describe('README claims', () => {
       ).toBeLessThan(0.08);
     }
   });
+
+  it('the docs the program and the README point to ship in the package; the developer docs do not', () => {
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: REPO,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+    });
+    const packed = new Set((JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path));
+    const DEVELOPER = new Set(['docs/ARCHITECTURE.md', 'docs/TESTING.md', 'docs/benchmarks-history.md']);
+    // What a user is sent to: the README's links, and the words of the shipped bundles (doctor, --help, the screens).
+    const bundles = fs
+      .readdirSync(path.join(REPO, 'dist'))
+      .filter((f) => f.endsWith('.mjs'))
+      .map((f) => fs.readFileSync(path.join(REPO, 'dist', f), 'utf8'));
+    const named = new Set([readme, ...bundles].flatMap((t) => t.match(/docs\/[A-Za-z-]+\.md/g) ?? []));
+    const userDocs = [...named].filter((d) => !DEVELOPER.has(d)).sort();
+    expect(userDocs).toEqual(expect.arrayContaining(['docs/answering.md', 'docs/keys.md', 'docs/reach.md']));
+    expect(userDocs.filter((d) => !packed.has(d))).toEqual([]);
+    expect([...DEVELOPER].filter((d) => packed.has(d))).toEqual([]);
+  });
 });
