@@ -210,7 +210,9 @@ describe('installed from the tarball', () => {
   it('installs one package and nothing else', () => {
     expect(fs.readdirSync(path.join(prefix(), 'lib', 'node_modules'))).toEqual(['omc-top']);
     const dir = path.join(prefix(), 'lib', 'node_modules', 'omc-top');
-    expect(fs.readdirSync(dir).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'package.json']);
+    // The pages doctor and --help name are there to read.
+    expect(fs.readdirSync(path.join(dir, 'docs')).sort()).toEqual(USER_DOCS.map((d) => path.basename(d)).sort());
     expect(fs.readlinkSync(bin())).toBe('../lib/node_modules/omc-top/dist/omc-top.mjs');
   });
 
@@ -284,7 +286,7 @@ describe('npm install -g git+file://<clone>', () => {
     const dir = path.join(prefix, 'lib', 'node_modules', 'omc-top');
     expect(fs.readdirSync(path.join(prefix, 'lib', 'node_modules'))).toEqual(['omc-top']);
     expect(fs.lstatSync(dir).isSymbolicLink()).toBe(false);
-    expect(fs.readdirSync(dir).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'docs', 'package.json']);
     expectWorkingBin(prefix);
   });
 });
