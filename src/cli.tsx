@@ -670,7 +670,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     printOut(`omc-top ${VERSION}\n`);
     return 0;
   }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${shownArg(args.positionals[0]!)}`);
+  const stray = args.positionals[0];
+  // `omc-top --cwd D status`: the subcommand came after an option, so it was read as the monitor's argument.
+  if (stray !== undefined && SUBCOMMANDS.has(stray))
+    throw new UsageError(
+      `unexpected argument ${shownArg(stray)}: put options after the subcommand (omc-top ${stray} [options])`,
+    );
+  if (stray !== undefined) throw new UsageError(`unexpected argument ${shownArg(stray)}`);
   if (args.flags.has('all') || hosts.values.length > 0) {
     refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');
     const { runFleet } = await import('./run-fleet.js');

@@ -71,4 +71,12 @@ describe('help words', () => {
     );
     expect(topSynopsis(top, 'cancel')).toContain('[--readonly]');
   });
+
+  it('a subcommand after an option (`omc-top --cwd D status`) is said to go first', () => {
+    const r = run('--cwd', REPO, 'status');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(
+      'unexpected argument "status": put options after the subcommand (omc-top status [options])',
+    );
+  });
 });

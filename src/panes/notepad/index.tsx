@@ -80,7 +80,7 @@ const PRIORITY = mode<S>('Priority Context', (s) => idle(s) && s.tab === 'priori
 const ENTRY = mode<S>('reading an entry', (s) => idle(s) && s.tab !== 'priority' && s.view !== null);
 const LIST = mode<S>('entry list', (s) => idle(s) && s.tab !== 'priority' && s.view === null);
 const TABS_MODE = mode<S>('sections', (s) => idle(s) && s.view === null);
-const ENTRY_OR_LIST = mode<S>('entry list', (s) => idle(s) && s.tab !== 'priority');
+const ENTRY_OR_LIST = mode<S>('entry list / reading an entry', (s) => idle(s) && s.tab !== 'priority');
 
 /** A key that acts on the editor's text: held while a kept draft is offered (r or d first). */
 const unlessOffer = (run: (ctx: Ctx) => void) => (ctx: Ctx) => {

@@ -7,6 +7,7 @@
  * happened (the process stopped or not, the loop still on disk or not).
  * Kept apart from cancel-flow.ts: a cancel never signals anything.
  */
+import { processStateWords } from './process-words.js';
 import { processesText } from '../../store/claude/join-words.js';
 import path from 'node:path';
 import { trackerKey } from '../../store/cancel/tracker.js';
@@ -46,7 +47,7 @@ export function interruptUnavailable(store: OmcStore, s: SessionView): string | 
     return `interrupt is offered after ${CANCEL_ATTEMPTS_BEFORE_INTERRUPT} cancels that did not take (this session: ${failed}); press c to cancel`;
   return p === null
     ? 'no Claude process is registered for this session: nothing to interrupt'
-    : `its Claude process (pid ${p.pid}) is ${p.status}: nothing to interrupt`;
+    : `its Claude process (pid ${p.pid}) ${processStateWords(p.status)}: nothing to interrupt`;
 }
 
 /**

@@ -339,7 +339,7 @@ const bindings: Binding<S>[] = [
   {
     keys: ['H'],
     help: 'hide / show finished, idle and stale sessions',
-    hint: 'hide done',
+    hint: 'hide done/stale',
     when: LIST,
     run: (ctx) => ctx.set(toggleHideDone),
   },

@@ -4,6 +4,7 @@
  * when the new process registers under the session's id (the row then follows it); a window that closes before that
  * (claude not found, a session it cannot resume) is said at once, with its exit status and last line.
  */
+import { processStateWords } from './process-words.js';
 import { loadConfig } from '../../config/config-file.js';
 import { activeLoop } from '../../store/claude/attention.js';
 import { cleanLine } from '../../io/sanitize.js';
@@ -32,7 +33,8 @@ export const RESUME_LOOK_MS = 1_000;
 export function resumeUnavailable(store: OmcStore, s: SessionView): string | null {
   if (s.kind !== 'session') return 'the session-less (legacy) state has no Claude session to resume';
   const p = store.claude.getSnapshot().bySession.get(s.id)?.process ?? null;
-  if (p && p.status !== 'gone') return `its Claude process (pid ${p.pid}) is ${p.status}: nothing to resume`;
+  if (p && p.status !== 'gone')
+    return `its Claude process (pid ${p.pid}) ${processStateWords(p.status)}: nothing to resume`;
   return null;
 }
 
