@@ -41,7 +41,9 @@ describe('omc-top --all: the fleet keys are a bindings table', () => {
     await app.step('?');
     const help = await app.waitForText('Fleet (--all) keys');
     if (process.env.SHOW) console.log(help);
-    expect(help).toContain('filter rows: every word must be in the words the row shows (CLAUDE and needs you too)');
+    expect(help).toContain(
+      'filter rows: every word must be in the row, hidden columns included (CLAUDE and needs you too)',
+    );
     expect(help).toContain('this help, with the legend of statuses and symbols');
     expect(help).not.toContain('STATUS');
     expect(footer()).toContain('Esc close');

@@ -261,7 +261,7 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
   { keys: ['q'], help: 'quit (the terminal is restored)', hint: 'quit', when: LIST, run: (ctx) => ctx.exit() },
   ...filterStartBindings<S, Ctx>(
     LIST,
-    'filter rows: every word must be in the words the row shows (CLAUDE and needs you too)',
+    'filter rows: every word must be in the row, hidden columns included (CLAUDE and needs you too)',
     { start: startFilter, clear: clearFilter, filtered: (s) => s.filter !== '' },
   ),
   {

@@ -316,11 +316,15 @@ const bindings: Binding<S>[] = [
       if (sel) ctx.set((s) => openDetail(s, rowKey(sel)));
     },
   },
-  ...filterStartBindings(LIST, 'filter rows: every word must be in the words the row shows (CLAUDE and waits: too)', {
-    start: startFilter,
-    clear: clearFilter,
-    filtered: (s) => s.filter !== '',
-  }).map((b) =>
+  ...filterStartBindings(
+    LIST,
+    'filter rows: every word must be in the row, hidden columns included (CLAUDE and waits: too)',
+    {
+      start: startFilter,
+      clear: clearFilter,
+      filtered: (s) => s.filter !== '',
+    },
+  ).map((b) =>
     b.keys.includes('/')
       ? { ...b, run: (ctx: Ctx, ev: Parameters<typeof b.run>[1]) => (b.run(ctx, ev), warmFilterSoon(ctx)) }
       : b,
