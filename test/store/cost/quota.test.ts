@@ -221,7 +221,8 @@ describe("odd values in OMC's usage cache (sweep 3, finding 14)", () => {
       }),
     );
     const root = path.join(home, 'p', '.omc');
-    fs.mkdirSync(root, { recursive: true });
+    // An OMC root (its state/ there): an empty --root has a problem line of its own.
+    fs.mkdirSync(path.join(root, 'state'), { recursive: true });
     const doc = JSON.parse(
       execFileSync(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), '--json', '--root', root], {
         env: { ...process.env, ...env(), XDG_STATE_HOME: path.join(home, 'state'), OMC_HOME: '' },
