@@ -54,7 +54,12 @@ describe('narrowing the terminal', () => {
     // The demo keeps writing: later frames land on the same rows.
     const seen = h.output.length;
     await waitFor(() => h.output.length > seen + 200, { timeoutMs: 10_000, what: 'more frames' });
+    // A frame is judged whole: the screen is read once a frame's bytes are all in (a loaded machine may hand the
+    // test the lines' erase in one chunk and their text in the next), and a fault that lasts is still one.
     await h.settle();
+    await waitFor(() => frameFault(h, 60, 24) === null, { timeoutMs: 10_000, what: 'one whole frame at 60x24' }).catch(
+      () => undefined,
+    );
     expect(frameFault(h, 60, 24), h.text()).toBeNull();
     expect(h.screen().filter((l) => l.startsWith('⚠ ')).length).toBe(2);
   });
