@@ -21,7 +21,21 @@ export interface RootCandidates {
   paths: readonly string[];
 }
 
-/** What stands at each path, in one string: "d" a directory, "f" anything else, "-" nothing (or unreachable). */
+const present = (p: string): boolean => {
+  try {
+    fs.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What stands at each path, in one string: "d" a directory, "f" anything else, "-" nothing (or unreachable); a `.git`
+ * directory is "g" once git would take it for a repository (its HEAD, objects and refs there). A `git init` is seen
+ * by the watch the moment `.git` is made, before git has filled it: the rule run then still finds no repository, so
+ * the filled one must read as another change, or the wait would stay on the old path.
+ */
 function fingerprint(paths: readonly string[]): string {
   let out = '';
   for (const p of paths) {
@@ -31,6 +45,12 @@ function fingerprint(paths: readonly string[]): string {
     } catch {
       /* nothing there, or not reachable: the same to the rule */
     }
+    if (
+      kind === 'd' &&
+      path.basename(p) === '.git' &&
+      ['HEAD', 'objects', 'refs'].every((n) => present(path.join(p, n)))
+    )
+      kind = 'g';
     out += kind;
   }
   return out;
