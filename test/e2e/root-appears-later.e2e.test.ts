@@ -67,40 +67,55 @@ const knownText = (xdg: string): string => {
   }
 };
 
+/** A test starts a monitor and waits twice for 30 s (scaled) at most: its own limit is above both, scaled alike. */
+const TEST_MS = scaled(90_000);
+
 describe('a monitor started before OMC made a .omc', () => {
-  it('git init, then OMC 5.5.0 writes <project>/.omc: the running monitor goes there and shows the ralph', async () => {
-    const { proj, home, xdg } = scene();
-    const t = (h = monitor(proj, home, xdg));
-    await t.waitForText(`waiting for ${path.join(home, '.omc')}`, 30_000);
-    // No root yet: the project is not remembered for --all.
-    expect(knownText(xdg)).not.toContain(proj);
-    execFileSync('git', ['init', '-q', proj]);
-    keywordHook('5.5.0', proj, home, 'ralph fix the failing tests');
-    expect(fs.existsSync(path.join(proj, '.omc', 'state', 'sessions', SID, 'ralph-state.json'))).toBe(true);
-    await t.waitForText(new RegExp(`${SID.slice(0, 8)}\\S*\\s+ralph`), 30_000);
-    await t.waitForText(`${path.join(proj, '.omc')}`, 30_000);
-    // Remembered once its root is there: a fleet started later finds it.
-    await waitFor(() => knownText(xdg).includes(JSON.stringify(proj)), {
-      timeoutMs: scaled(30_000),
-      what: `${proj} in ${KNOWN_PROJECTS_FILE} (${knownText(xdg)})`,
-    });
-  });
+  it(
+    'git init, then OMC 5.5.0 writes <project>/.omc: the running monitor goes there and shows the ralph',
+    async () => {
+      const { proj, home, xdg } = scene();
+      const t = (h = monitor(proj, home, xdg));
+      await t.waitForText(`waiting for ${path.join(home, '.omc')}`, 30_000);
+      // No root yet: the project is not remembered for --all.
+      expect(knownText(xdg)).not.toContain(proj);
+      execFileSync('git', ['init', '-q', proj]);
+      keywordHook('5.5.0', proj, home, 'ralph fix the failing tests');
+      expect(fs.existsSync(path.join(proj, '.omc', 'state', 'sessions', SID, 'ralph-state.json'))).toBe(true);
+      await t.waitForText(new RegExp(`${SID.slice(0, 8)}\\S*\\s+ralph`), 30_000);
+      await t.waitForText(`${path.join(proj, '.omc')}`, 30_000);
+      // Remembered once its root is there: a fleet started later finds it.
+      await waitFor(() => knownText(xdg).includes(JSON.stringify(proj)), {
+        timeoutMs: scaled(30_000),
+        what: `${proj} in ${KNOWN_PROJECTS_FILE} (${knownText(xdg)})`,
+      });
+    },
+    TEST_MS,
+  );
 
-  it('git init alone moves the wait to <project>/.omc, said once', async () => {
-    const { proj, home, xdg } = scene();
-    const t = (h = monitor(proj, home, xdg));
-    await t.waitForText(`waiting for ${path.join(home, '.omc')}`, 30_000);
-    execFileSync('git', ['init', '-q', proj]);
-    await t.waitForText(`state read from ${path.join(proj, '.omc')} now`, 30_000);
-    expect(knownText(xdg)).not.toContain(proj);
-  });
+  it(
+    'git init alone moves the wait to <project>/.omc, said once',
+    async () => {
+      const { proj, home, xdg } = scene();
+      const t = (h = monitor(proj, home, xdg));
+      await t.waitForText(`waiting for ${path.join(home, '.omc')}`, 30_000);
+      execFileSync('git', ['init', '-q', proj]);
+      await t.waitForText(`state read from ${path.join(proj, '.omc')} now`, 30_000);
+      expect(knownText(xdg)).not.toContain(proj);
+    },
+    TEST_MS,
+  );
 
-  it('outside git, OMC 4.4.4 writes ./.omc: the running monitor goes there and shows the ultrawork', async () => {
-    const { proj, home, xdg } = scene();
-    const t = (h = monitor(proj, home, xdg));
-    await t.waitForText(`waiting for ${path.join(home, '.omc')}`, 30_000);
-    keywordHook('4.4.4', proj, home, 'ulw fix the failing tests');
-    expect(fs.existsSync(path.join(proj, '.omc', 'state', 'sessions', SID, 'ultrawork-state.json'))).toBe(true);
-    await t.waitForText(new RegExp(`${SID.slice(0, 8)}\\S*\\s+ultrawork`), 30_000);
-  });
+  it(
+    'outside git, OMC 4.4.4 writes ./.omc: the running monitor goes there and shows the ultrawork',
+    async () => {
+      const { proj, home, xdg } = scene();
+      const t = (h = monitor(proj, home, xdg));
+      await t.waitForText(`waiting for ${path.join(home, '.omc')}`, 30_000);
+      keywordHook('4.4.4', proj, home, 'ulw fix the failing tests');
+      expect(fs.existsSync(path.join(proj, '.omc', 'state', 'sessions', SID, 'ultrawork-state.json'))).toBe(true);
+      await t.waitForText(new RegExp(`${SID.slice(0, 8)}\\S*\\s+ultrawork`), 30_000);
+    },
+    TEST_MS,
+  );
 });
