@@ -339,10 +339,9 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       // `proj/.omc` is there but is no directory (a file, a device): that is the tree the user meant, and its fault
       // is what to say (noRootMessage), not an empty root's "no loops".
       root = inner;
-    } else if (path.basename(root) !== '.omc' && isDirectorySync(root) && !holdsOmcNames(root))
-      notices.push(
-        `--root ${shownPath(root)} holds none of OMC's files (state/, notepad.md, project-memory.json, wiki/): if it is not an .omc directory, no loop can show here`,
-      );
+    }
+    // A directory with none of OMC's files (someone else's, or empty) is said once, by noOmcState: doctor's warning,
+    // status's note, the monitor's and --json's problem line (store/root-state.ts), not also as a notice.
     const noOmcState = noOmcStateWords(root);
     return {
       ...(noOmcState ? { noOmcState } : {}),

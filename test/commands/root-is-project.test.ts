@@ -67,8 +67,13 @@ describe('--root given the project instead of its .omc', () => {
     fs.writeFileSync(path.join(other, 'main.ts'), 'export {};\n');
     const j = JSON.parse(run(dir, '--json', '--root', 'src'));
     expect(j.sessions).toEqual([]);
-    expect(j.notices).toContainEqual(expect.stringContaining("holds none of OMC's files"));
-    // A real .omc (OMC's names, or a fresh empty one) is never said so.
-    expect(JSON.parse(run(dir, '--json', '--root', '.omc')).notices.join('\n')).not.toContain('holds none');
+    // Said once, as a problem line (not also as a notice in other words).
+    const said = (doc: { notices: string[]; problems: Array<{ message: string }> }) =>
+      [...doc.notices, ...doc.problems.map((p) => p.message)].filter((m) => /holds no(ne of)? OMC/.test(m));
+    expect(said(j)).toEqual([
+      `${other} holds no OMC state (no state/, notepad.md, project-memory.json, wiki/…): no loop shows here until OMC's hooks write there`,
+    ]);
+    // A real .omc (OMC's names) is never said so.
+    expect(said(JSON.parse(run(dir, '--json', '--root', '.omc')))).toEqual([]);
   });
 });
