@@ -178,11 +178,9 @@ function activeOnDisk(root: string, rel: string): { active: boolean; startedMs: 
   }
 }
 
-/** A loop in `rel` started after the cancel at `requestedMs`: a new run, not the one the cancel ended. */
-const startedAnew = (root: string, rel: string, requestedMs: number): number | null => {
-  const d = activeOnDisk(root, rel);
-  return d.active && d.startedMs !== null && d.startedMs > requestedMs ? d.startedMs : null;
-};
+/** When a loop read from disk was started, if after the cancel at `requestedMs`: a new run, not the one it ended. */
+const anewAt = (d: { active: boolean; startedMs: number | null }, requestedMs: number): number | null =>
+  d.active && d.startedMs !== null && d.startedMs > requestedMs ? d.startedMs : null;
 
 /** Whose signal replaced ours, by its `source`: omc-top writes its name, OMC's own cancel `state_clear`. */
 const signalWriter = (source: string | undefined): string =>
@@ -308,8 +306,9 @@ export function judge(
     if (!d.active) continue;
     const failed = result.steps.find((s) => s.rel === step.rel && !s.ok);
     // Started after the cancel: a new run of the mode, which the row shows as the disk says (not the cancel failing).
-    if (!failed && d.startedMs !== null && d.startedMs > requested) {
-      anew.push(`a new ${step.mode} was started at ${clockHms(d.startedMs)} UTC, after the cancel`);
+    const newRun = anewAt(d, requested);
+    if (!failed && newRun !== null) {
+      anew.push(`a new ${step.mode} was started at ${clockHms(newRun)} UTC, after the cancel`);
       continue;
     }
     const why = failed
@@ -320,7 +319,7 @@ export function judge(
   // The verdict engine has the last word: "cancelled" only when the Stop hook, re-reading
   // disk, no longer holds the agent for any mode this cancel ended.
   for (const m of stillEnforced(root, result, now, rules))
-    if (!still.some((w) => w.startsWith(`${m.mode} `)) && startedAnew(root, m.path, requested) === null)
+    if (!still.some((w) => w.startsWith(`${m.mode} `)) && anewAt(activeOnDisk(root, m.path), requested) === null)
       still.push(`${m.mode} is enforced again (${m.detail})`);
   if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
     still.push(sig.reason);
