@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, TerminalHarness } from '../helpers/pty.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let base: string | null = null;
 let h: TerminalHarness | null = null;
@@ -55,11 +56,15 @@ describe('--root given a directory that holds no OMC state', () => {
     expect(after.stderr).not.toContain('holds no OMC state');
   });
 
-  it('the monitor shows a problem line, gone once OMC writes its state there', async () => {
-    const { dir, env } = scene();
-    const t = (h = new TerminalHarness({ cwd: base!, args: ['--root', dir], cols: 200, rows: 24, env }));
-    await t.waitForText('⚠ --root: ' + dir + ' holds no OMC state', 30_000);
-    fs.mkdirSync(path.join(dir, 'state', 'sessions'), { recursive: true });
-    await t.waitForNoText('holds no OMC state', 30_000);
-  });
+  it(
+    'the monitor shows a problem line, gone once OMC writes its state there',
+    async () => {
+      const { dir, env } = scene();
+      const t = (h = new TerminalHarness({ cwd: base!, args: ['--root', dir], cols: 200, rows: 24, env }));
+      await t.waitForText('⚠ --root: ' + dir + ' holds no OMC state', 30_000);
+      fs.mkdirSync(path.join(dir, 'state', 'sessions'), { recursive: true });
+      await t.waitForNoText('holds no OMC state', 30_000);
+    },
+    scaled(90_000),
+  );
 });

@@ -13,6 +13,7 @@ import { waitFor } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 import { liveRalph, makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { TerminalHarness } from '../helpers/pty.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SID = 'a9999999-1111-4222-8333-444444444444';
 const stateFile = (root: string) => `${root}/state/sessions/${SID}/ralph-state.json`;
@@ -79,32 +80,36 @@ describe('the project directory renamed under the monitor', () => {
     });
   });
 
-  it('started inside it: the projects omc-top remembers follow the rename (the new path, not the dead one)', async () => {
-    const pr = project();
-    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-known-'));
-    states.push(state);
-    const known = () => {
-      try {
-        const f = JSON.parse(fs.readFileSync(path.join(state, 'omc-top', 'known-projects.json'), 'utf8')) as {
-          projects: Record<string, number>;
-        };
-        return Object.keys(f.projects);
-      } catch {
-        return [];
-      }
-    };
-    const t = (h = new TerminalHarness({ cwd: pr.dir, cols: 200, rows: 30, env: { XDG_STATE_HOME: state } }));
-    await t.waitForText('ralph 2/10');
-    await waitFor(() => known().includes(pr.dir) || null, { timeoutMs: 30_000, what: 'the project remembered' });
-    fs.renameSync(pr.dir, moved!);
-    await t.waitForText(`the project moved to ${moved}`);
-    // A fleet started later finds the project where it is now: the old path is dropped, not kept beside it.
-    await waitFor(() => (known().includes(moved!) && !known().includes(pr.dir)) || null, {
-      timeoutMs: 10_000,
-      what: `the remembered projects naming ${moved} alone (${JSON.stringify(known())})`,
-    });
-    expect(known()).toEqual([moved]);
-  });
+  it(
+    'started inside it: the projects omc-top remembers follow the rename (the new path, not the dead one)',
+    async () => {
+      const pr = project();
+      const state = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-known-'));
+      states.push(state);
+      const known = () => {
+        try {
+          const f = JSON.parse(fs.readFileSync(path.join(state, 'omc-top', 'known-projects.json'), 'utf8')) as {
+            projects: Record<string, number>;
+          };
+          return Object.keys(f.projects);
+        } catch {
+          return [];
+        }
+      };
+      const t = (h = new TerminalHarness({ cwd: pr.dir, cols: 200, rows: 30, env: { XDG_STATE_HOME: state } }));
+      await t.waitForText('ralph 2/10');
+      await waitFor(() => known().includes(pr.dir) || null, { timeoutMs: 30_000, what: 'the project remembered' });
+      fs.renameSync(pr.dir, moved!);
+      await t.waitForText(`the project moved to ${moved}`);
+      // A fleet started later finds the project where it is now: the old path is dropped, not kept beside it.
+      await waitFor(() => (known().includes(moved!) && !known().includes(pr.dir)) || null, {
+        timeoutMs: 10_000,
+        what: `the remembered projects naming ${moved} alone (${JSON.stringify(known())})`,
+      });
+      expect(known()).toEqual([moved]);
+    },
+    scaled(90_000),
+  );
 
   it('a root given with --root stays as given: its waiting line says so, nothing is followed', async () => {
     const pr = project();
