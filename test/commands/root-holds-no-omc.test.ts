@@ -14,8 +14,8 @@ import { scaled } from '../helpers/time-scale.js';
 
 let base: string | null = null;
 let h: TerminalHarness | null = null;
-afterEach(() => {
-  h?.dispose();
+afterEach(async () => {
+  await h?.close();
   if (base) fs.rmSync(base, { recursive: true, force: true });
   h = base = null;
 });

@@ -20,8 +20,8 @@ import { KNOWN_PROJECTS_FILE } from '../../src/fleet/known-projects.js';
 const SID = '5a5a5a5a-2222-4333-8444-555555555555';
 let h: TerminalHarness | null = null;
 let base: string | null = null;
-afterEach(() => {
-  h?.dispose();
+afterEach(async () => {
+  await h?.close();
   if (base) fs.rmSync(base, { recursive: true, force: true });
   h = base = null;
 });

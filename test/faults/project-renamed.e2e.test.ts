@@ -27,11 +27,7 @@ afterEach(async () => {
   child?.kill('SIGKILL');
   child = null;
   // The monitor gone first: it writes in its state directory until it ends (removing that under it races its write).
-  if (h && h.exitCode === null) {
-    h.kill();
-    await h.waitForExit(scaled(10_000)).catch(() => undefined);
-  }
-  h?.dispose();
+  await h?.close();
   for (const s of states.splice(0)) fs.rmSync(s, { recursive: true, force: true });
   p?.cleanup();
   if (moved) fs.rmSync(moved, { recursive: true, force: true });

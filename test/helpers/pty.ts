@@ -209,6 +209,18 @@ export class TerminalHarness {
     }
   }
 
+  /**
+   * Ends the process, waits until it has (so nothing of it still writes in the directories a test removes next),
+   * then disposes.
+   */
+  async close(): Promise<void> {
+    if (this.exitCode === null) {
+      this.kill();
+      await this.waitForExit(10_000).catch(() => undefined);
+    }
+    this.dispose();
+  }
+
   dispose(): void {
     if (this.exitCode === null) this.kill();
     this.term.dispose();
