@@ -1,8 +1,8 @@
 /**
  * The fleet's problems with omc-top's own config file, kept while the fleet runs. The fleet reads the file once at
  * start (its hosts, notifications, push, prices) and goes on with what it read; a bad file was said once on the
- * message line and then nowhere. This looks at the file again every few seconds (a small file: read, compared with
- * the text read last, parsed only when it changed) and holds one problem line for as long as the file is bad: the
+ * message line and then nowhere. This looks at the file again every few seconds (a stat; read only when it moved,
+ * compared with the text read last, parsed only when that changed) and holds one problem line for as long as the file is bad: the
  * fleet's message line and its `!` list show it (panes/fleet), and it leaves when the file is fixed.
  *
  * The settings in force stay those read at start (the last good ones, or the defaults and the valid parts when the
@@ -10,6 +10,7 @@
  */
 import { configPath, loadConfig, type LoadedConfig } from '../config/config-file.js';
 import { readConfigText } from '../config/config-path.js';
+import { followedStampKey } from '../io/file-stamp.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { Problem } from '../store/types.js';
 
@@ -45,14 +46,19 @@ export function watchConfigProblems(opts: {
     return words === null ? [] : [{ path: loaded.path, message: words, severity: 'error' }];
   };
   const cell = new SnapshotCell<readonly Problem[]>(problemOf(opts.atStart));
-  // What was read last (the text, or why there was none): a file that did not change is not parsed again.
+  // What was read last (the text, or why there was none): a file that did not change is not parsed again, and one
+  // whose stat did not move is not read again (a stat every few seconds at rest, as HookEnv looks at settings files).
   const read = () => {
     const r = readConfigText(file);
     return r.ok ? `text:${r.text}` : `none:${r.code}:${r.message}`;
   };
+  let stamp = followedStampKey(file);
   let last = read();
   let fixedSaid = false;
   const look = () => {
+    const now = followedStampKey(file);
+    if (now !== null && now === stamp) return;
+    stamp = now;
     const seen = read();
     if (seen === last) return;
     last = seen;
