@@ -9,7 +9,7 @@ import { VERSION } from '../version.js';
 import { parseArgs, UsageError } from './args.js';
 import { collectDoctorReport, type DoctorReport } from './doctor-checks.js';
 import { shownArg } from '../io/shown-arg.js';
-import { wrapWords } from './word-wrap.js';
+import { wrapText } from '../io/wrap-text.js';
 
 export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
 
@@ -46,7 +46,7 @@ export function formatDoctorReport(report: DoctorReport, columns: number | null 
   // Narrower than the marks and titles leave room for: under them from the line's start, at the whole width.
   const room = columns === null ? null : columns - indent.length >= 24 ? columns - indent.length : columns;
   const lead = room === columns ? '' : indent;
-  const wrapped = (text: string): string[] => (room === null ? [text] : wrapWords(text, room));
+  const wrapped = (text: string): string[] => (room === null ? [text] : wrapText(text, room, { asWritten: true }));
   const lines = [`omc-top ${report.omcTop} doctor`];
   for (const c of report.checks) {
     const head = `${MARK[c.status]}  ${c.title.padEnd(width)}  `;

@@ -1,6 +1,6 @@
 /** Wrapped lines keep their indent; timestamps and paths stay whole; long JSON breaks at separators, not mid-word. */
 import { describe, expect, it } from 'vitest';
-import { wrapText, width } from '../../src/ui/format.js';
+import { width, wrapText } from '../../src/ui/format.js';
 
 describe('wrapText', () => {
   it('continuation lines keep the indent of the line they continue', () => {
@@ -98,5 +98,25 @@ describe('wrapText', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/^state\/sessions.*….*-state\.json$/);
     expect(width(lines[1]!)).toBe(30);
+  });
+});
+
+describe('wrapText asWritten (doctor on a terminal)', () => {
+  it('a path longer than the line breaks after a `/`, never shortened; a word with no `/` stands whole', () => {
+    const text = 'found at /home/dev/projects/checkout-service/.omc/state/sessions and a_very_long_identifier_here';
+    expect(wrapText(text, 24, { asWritten: true })).toEqual([
+      'found at',
+      '/home/dev/projects/',
+      'checkout-service/.omc/',
+      'state/sessions and',
+      'a_very_long_identifier_here',
+    ]);
+    // The views' rule shortens that path and cuts that word to the line.
+    expect(wrapText(text, 24).join('\n')).toContain('…');
+  });
+
+  it('nothing glued: a one-letter word may end a line, and a run of spaces reads as one', () => {
+    expect(wrapText('  press  q to   quit now', 8, { asWritten: true })).toEqual(['press q', 'to quit', 'now']);
+    expect(wrapText('  press  q to   quit now', 8)).toEqual(['  press', '  q to', '  quit', '  now']);
   });
 });
