@@ -261,6 +261,41 @@ interface Watched {
   attention: AttentionTerminal;
 }
 
+/** The store on the root shown now, with the header's words for how that root was found. */
+type LiveRoot = Watched & { rootExplain: string; closing: boolean };
+
+/**
+ * What every follower of the monitor's root works on (an OMC upgrade, the project moved, the root appearing, O):
+ * the project's root as found (`res`, updated in place when it moves), the store on the root shown (`live`), how a
+ * store starts on a root (`watch`), and the screen's messages and repaint.
+ */
+interface MonitorRoot {
+  res: RootResolution;
+  opts: TuiOptions;
+  live: LiveRoot;
+  watch: (root: string, projectDir: string | undefined, rule: string) => Watched;
+  ui: UiStore;
+  redraw: () => void;
+}
+
+/**
+ * The screen on another root: the old store and its watcher close, one on `to` starts, `said` is flashed, and the
+ * screen is drawn afresh from the new store (a fresh instance on a cleared screen).
+ */
+function showRoot(
+  m: MonitorRoot,
+  to: { root: string; projectDir: string | undefined; rule: string },
+  explain: string,
+  said: string,
+): void {
+  m.live.attention.dispose();
+  void m.live.store.close();
+  m.live.rootExplain = explain;
+  Object.assign(m.live, m.watch(to.root, to.projectDir, to.rule));
+  m.ui.flash(said, 'info');
+  m.redraw();
+}
+
 /**
  * The message while the monitor waits for a root that is not there: "no .omc yet" when nothing is at its path, else
  * what is (the CLI's words, rootPathFault: "is a symlink loop", "is a file, not a directory").
@@ -304,9 +339,10 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     });
     return w;
   };
-  const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
-  follow = omcFollower(res, opts, live, watch, ui, () => controls?.redraw());
-  lookForMove = moveFollower(res, opts, live, watch, ui, () => controls?.redraw());
+  const live: LiveRoot = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
+  const shown: MonitorRoot = { res, opts, live, watch, ui, redraw: () => controls?.redraw() };
+  follow = omcFollower(shown);
+  lookForMove = moveFollower(shown);
   // Once per start, never per tick: drafts kept longer than their age are not meant any more (old-drafts.ts).
   // --readonly writes nothing, omc-top's own state included.
   if (!opts.readonly) dropOldDrafts(live.store.drafts.dir);
@@ -315,7 +351,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const remember = () => void rememberProject(ownStateDir(), opts.cwd, Date.now()).catch(() => undefined);
   if (!opts.readonly && res.exists && res.rule !== 'override') remember();
   // No root yet: the monitor follows the start's rule to wherever OMC makes one, and remembers the project then.
-  const stopWaiting = res.exists ? null : rootWaiter(res, opts, live, watch, ui, () => controls?.redraw(), remember);
+  const stopWaiting = res.exists ? null : rootWaiter(shown, remember);
   if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   // A version newer than every release omc-top knows: its statuses are a guess from older rules (said after the
@@ -335,15 +371,10 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     const base = nestedSearchBase(res);
     return base ? findNestedRoots(base, res.root) : NO_NESTED;
   };
-  const roots = rootSwitcher(
-    res,
-    () => nested().roots,
-    live,
-    watch,
-    ui,
-    () => controls?.redraw(),
-    () => lookForMove(),
-  );
+  const roots = rootSwitcher(shown, {
+    nested: () => nested().roots,
+    lookAgain: () => lookForMove(),
+  });
   let kept: KeptOutcome[] = [];
   const running = runFullScreen(
     opts.mouse,
@@ -467,14 +498,8 @@ type OmcFollower = (words: string | null, next: OmcInstall, from: OmcStore, caus
  * monitor reads from the new one, said on the same line; O's main root is the new one either way. A nested root
  * the user chose with O stays chosen.
  */
-function omcFollower(
-  res: RootResolution,
-  opts: TuiOptions,
-  live: Watched & { rootExplain: string; closing: boolean },
-  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
-  ui: UiStore,
-  redraw: () => void,
-): OmcFollower {
+function omcFollower(m: MonitorRoot): OmcFollower {
+  const { res, opts, live, ui } = m;
   return (words, next, from, cause) => {
     opts.omc = next;
     const wasRoot = res.root;
@@ -491,7 +516,7 @@ function omcFollower(
       if (words) ui.flash(words, 'info');
       if (onMain && again.explain !== explained) {
         live.rootExplain = again.explain; // the header says how the new release found it
-        redraw();
+        m.redraw();
       }
       return;
     }
@@ -499,12 +524,7 @@ function omcFollower(
     // After the old store's own re-judging (this runs inside it): it closes, one on the new root starts.
     setImmediate(() => {
       if (live.closing || live.store !== from) return;
-      live.attention.dispose();
-      void live.store.close();
-      live.rootExplain = again.explain;
-      Object.assign(live, watch(again.root, again.projectDir, again.rule));
-      ui.flash(said, 'info');
-      redraw(); // a fresh instance on a cleared screen, rendered from the new store
+      showRoot(m, again, again.explain, said);
     });
   };
 }
@@ -516,14 +536,8 @@ function omcFollower(
  * now (kernel-cwd.ts; gone with it: nothing to follow), by the same rules (`rootFor`); a root there that is not the
  * one watched is followed, said once. True when it moved. Called when the root goes, and at each O.
  */
-function moveFollower(
-  res: RootResolution,
-  opts: TuiOptions,
-  live: Watched & { rootExplain: string; closing: boolean },
-  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
-  ui: UiStore,
-  redraw: () => void,
-): () => boolean {
+function moveFollower(m: MonitorRoot): () => boolean {
+  const { res, opts, live } = m;
   return () => {
     // A nested root the user chose with O stays chosen; a root given by hand stays as given.
     if (!opts.followsCwd || !opts.rootFor || live.closing || live.store.root !== res.root) return false;
@@ -537,15 +551,12 @@ function moveFollower(
       void rememberProject(ownStateDir(), here, Date.now(), { replaces: opts.cwd }).catch(() => undefined);
     opts.cwd = here;
     Object.assign(res, again);
-    live.attention.dispose();
-    void live.store.close();
-    live.rootExplain = again.explain;
-    Object.assign(live, watch(again.root, again.projectDir, again.rule));
-    ui.flash(
+    showRoot(
+      m,
+      again,
+      again.explain,
       `the project moved to ${shownPath(here)}: state read from ${shownPath(again.root)} now (was ${shownPath(was)})`,
-      'info',
     );
-    redraw(); // a fresh instance on a cleared screen, rendered from the new store
     return true;
   };
 }
@@ -560,15 +571,8 @@ function moveFollower(
  * the waiting ends: from then on the root shown is kept as it is today. A root given with --root is waited on as
  * given. Returns the stop.
  */
-function rootWaiter(
-  res: RootResolution,
-  opts: TuiOptions,
-  live: Watched & { rootExplain: string; closing: boolean },
-  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
-  ui: UiStore,
-  redraw: () => void,
-  remember: () => void,
-): (() => void) | null {
+function rootWaiter(m: MonitorRoot, remember: () => void): (() => void) | null {
+  const { res, opts, live } = m;
   const rootFor = opts.rootFor;
   if (res.rule === 'override' || res.rule === 'unusable-path' || !rootFor) return null;
   let stop: () => void = () => undefined;
@@ -586,12 +590,7 @@ function rootWaiter(
     if (again.root !== res.root) {
       const was = res.root;
       Object.assign(res, again);
-      live.attention.dispose();
-      void live.store.close();
-      live.rootExplain = again.explain;
-      Object.assign(live, watch(again.root, again.projectDir, again.rule));
-      ui.flash(rootMovedWords(again, was), 'info');
-      redraw(); // a fresh instance on a cleared screen, rendered from the new store
+      showRoot(m, again, again.explain, rootMovedWords(again, was));
     }
     if (again.exists) found();
     else arm(); // looked for again from what the rule looks at now (a new project directory after `git init`)
@@ -605,15 +604,18 @@ function rootWaiter(
  * its watcher close; the new one starts, and the screen is drawn afresh from it.
  */
 function rootSwitcher(
-  res: RootResolution,
-  nested: () => RootChoice['roots'],
-  live: Watched & { rootExplain: string; closing: boolean },
-  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
-  ui: UiStore,
-  redraw: () => void,
-  /** The project's root looked for again where the process is now (moveFollower): true when it moved. */
-  lookAgain: () => boolean,
+  m: MonitorRoot,
+  {
+    nested,
+    lookAgain,
+  }: {
+    /** The nested roots, searched again at each O. */
+    nested: () => RootChoice['roots'];
+    /** The project's root looked for again where the process is now (moveFollower): true when it moved. */
+    lookAgain: () => boolean;
+  },
 ): RootChoice {
+  const { res, live } = m;
   /**
    * The roots as they are now, searched again each time O asks (`nested`): the main root first (the one an OMC
    * upgrade moved it to, omcFollower), then the nested ones.
@@ -638,12 +640,14 @@ function rootSwitcher(
     switchTo: (abs) => {
       if (live.closing || abs === live.store.root) return;
       const isMain = abs === res.root;
-      live.attention.dispose();
-      void live.store.close();
-      live.rootExplain = isMain ? res.explain : 'a nested root (O switches back)';
-      Object.assign(live, watch(abs, isMain ? res.projectDir : path.dirname(abs), isMain ? res.rule : 'nested'));
-      ui.flash(`watching ${shownPath(abs)}`, 'info');
-      redraw(); // a fresh instance on a cleared screen, rendered from the new store
+      showRoot(
+        m,
+        isMain
+          ? { root: abs, projectDir: res.projectDir, rule: res.rule }
+          : { root: abs, projectDir: path.dirname(abs), rule: 'nested' },
+        isMain ? res.explain : 'a nested root (O switches back)',
+        `watching ${shownPath(abs)}`,
+      );
     },
   };
 }
