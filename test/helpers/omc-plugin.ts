@@ -85,12 +85,20 @@ export function writeRetiredUltrawork(root: string, sid: string): void {
 }
 
 /**
- * A whole OMC package (`pkg`, one of the real ones) copied into `dir`, in place of what was there: the directory
- * stays (the same path a running `claude --plugin-dir dir` named, the same inode), its content goes and the other
- * release's comes, as `rm -rf dir/* && cp -a pkg/. dir/` or a checkout's `git pull` leaves it.
+ * A whole OMC package (`pkg`, one of the real ones) put into `dir` in place of what was there: the directory stays
+ * (the same path a running `claude --plugin-dir dir` named, the same inode), its content goes and the other
+ * release's comes, as a checkout's `git pull` leaves it. The new release is copied beside it first and its
+ * top-level entries renamed in, so the directory is half-way (no package.json, part of dist/) for a few renames'
+ * time, not for the seconds a copy of its ~6,000 files takes on a loaded machine: a look that lands in a long
+ * half-way state sees a release that is neither and says so (that is the monitor right, and the test's words wrong).
  */
 export function omcInPlace(dir: string, pkg: string): void {
   fs.mkdirSync(dir, { recursive: true });
-  for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-  fs.cpSync(pkg, dir, { recursive: true });
+  const incoming = fs.mkdtempSync(`${dir}.incoming-`);
+  const outgoing = fs.mkdtempSync(`${dir}.outgoing-`);
+  fs.cpSync(pkg, incoming, { recursive: true });
+  for (const name of fs.readdirSync(dir)) fs.renameSync(path.join(dir, name), path.join(outgoing, name));
+  for (const name of fs.readdirSync(incoming)) fs.renameSync(path.join(incoming, name), path.join(dir, name));
+  fs.rmSync(incoming, { recursive: true, force: true });
+  fs.rmSync(outgoing, { recursive: true, force: true });
 }
