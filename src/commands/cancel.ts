@@ -12,7 +12,9 @@
 import { fitHelp } from './help-width.js';
 import { executeCancel, ledgerAppends, type CancelDone } from '../store/cancel/execute.js';
 import { ledgerTail } from '../store/cancel/describe.js';
-import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
+import { planCancel, type CancelPlan, type CancelRequest } from '../store/cancel/plan.js';
+import { alreadyEndedText, endedByRecord } from '../store/cancel/already-ended.js';
+import { holdUntilFileForTest } from './test-pause.js';
 import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
 import { sessionInstall, sessionTranscriptInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
 import { cancelBooks, deafWords, enabledInstalls, pauseRefusal } from '../store/cancel/pause-support.js';
@@ -24,7 +26,14 @@ import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { processSink } from '../io/output.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
 import { SESSION_PREFIX } from '../store/cancel/target.js';
-import { cancelRecordOf, claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../store/cancel/tracker.js';
+import {
+  cancelRecordOf,
+  claudeAtSignal,
+  claudeWords,
+  followClaude,
+  trackerKey,
+  type ClaudeSide,
+} from '../store/cancel/tracker.js';
 import { CancelRecordFile } from '../store/cancel/cancel-records.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { AgentPoller } from '../store/claude/agent-poller.js';
@@ -154,6 +163,38 @@ const BOOK_RANGES: Record<RulesVersion, string> = {
   '4.15.10': 'OMC 4.6.1–4.15',
   '4.4.4': 'OMC 4.6.0 and older',
 };
+
+/** The newest omc-top cancel recorded for the session, read now: another omc-top may have written it a moment ago. */
+const recordOf = (env: NodeJS.ProcessEnv, root: string, sessionId: string | null, now: number) =>
+  new CancelRecordFile(ownStateDir(env), root, () => now).getSnapshot().records.get(trackerKey(sessionId));
+
+/** The plan's loop ended between this command's plan and its write (another omc-top, OMC's /cancel, its own end). */
+function endedMeanwhile(env: NodeJS.ProcessEnv, root: string, plan: CancelPlan, why: string, now: number): string {
+  return alreadyEndedText({
+    rec: endedByRecord(recordOf(env, root, plan.request.sessionId, now), plan.modes, now),
+    what: [...plan.modes, ...plan.linked].join(', '),
+    label: plan.label,
+    when: "between this command's plan and its write",
+    why,
+  });
+}
+
+/**
+ * Nothing active when the command ran: when another omc-top's cancel a moment earlier ended it, that cancel is named
+ * (as the monitor's dialog names it); else the plan's own words, which say what the disk holds.
+ */
+function endedBeforeRun(env: NodeJS.ProcessEnv, root: string, req: CancelRequest, why: string, now: number): string {
+  if (req.pauseOnly) return why;
+  const rec = endedByRecord(recordOf(env, root, req.sessionId, now), req.mode === null ? null : [req.mode], now);
+  if (rec === null) return why;
+  return alreadyEndedText({
+    rec,
+    what: req.mode ?? rec.modes.join(', '),
+    label: req.sessionId ?? 'legacy',
+    when: 'before this command ran',
+    why,
+  });
+}
 
 const defaultIo: Io = { ...processSink, cwd: process.cwd(), now: Date.now };
 
@@ -400,9 +441,12 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
           ? CANCEL_EXIT.notTaken
           : CANCEL_EXIT.nothing,
       first.code,
-      first.message,
+      first.code === 'nothing-active' || first.code === 'mode-not-active'
+        ? endedBeforeRun(env, res.root, req, first.message, io.now())
+        : first.message,
     );
   let plan = first.plan;
+  await holdUntilFileForTest(io.err, env);
   // No dialog to re-ask here: a session that moves between planning and writing (a Stop event) is simply re-planned.
   for (let tries = 0; ; tries++) {
     const outcome = await executeCancel(res.root, plan, { now: io.now });
@@ -485,10 +529,19 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
         );
       return !done.ok ? CANCEL_EXIT.notTaken : unstopped ? CANCEL_EXIT.notStopped : CANCEL_EXIT.ok;
     }
-    // Lost a race (a concurrent cancel, the session ending): nothing to cancel is exit 4, as the README says.
+    // Lost a race (a concurrent cancel, the session ending): nothing to cancel is exit 4, as the README says; a loop
+    // that ended meanwhile is said as the monitor's dialog says it, with who ended it when the records tell.
     if (outcome.kind === 'refused')
       return outcome.nothing
-        ? fail(io, json, CANCEL_EXIT.nothing, 'nothing-to-cancel', outcome.message)
+        ? fail(
+            io,
+            json,
+            CANCEL_EXIT.nothing,
+            'nothing-to-cancel',
+            outcome.ended === true && !pauseOnly
+              ? endedMeanwhile(env, res.root, plan, outcome.message, io.now())
+              : outcome.message,
+          )
         : fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
     if (tries >= 2)
       return fail(

@@ -7,7 +7,7 @@
 import { describePlan } from '../../store/cancel/describe.js';
 import { executeCancel, type ExecuteOptions, type ExecuteOutcome } from '../../store/cancel/execute.js';
 import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
-import { SETTLED_SHOW_MS } from '../../store/cancel/settled.js';
+import { alreadyEndedText, endedByRecord } from '../../store/cancel/already-ended.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
 import { cancelBooks, pauseRefusal } from '../../store/cancel/pause-support.js';
 import type { OmcInstall } from '../../store/omc-install.js';
@@ -102,12 +102,11 @@ export async function carryOutCancel(store: OmcStore, plan: CancelPlan, opts: Ex
 function alreadyEnded(store: OmcStore, plan: CancelPlan, why: string, now: number): string {
   store.cancelRecords.load();
   const rec = store.cancelRecords.getSnapshot().records.get(trackerKey(plan.request.sessionId));
-  const what = [...plan.modes, ...plan.linked].join(', ');
-  const recent = rec !== undefined && rec.modes.some((m) => plan.modes.includes(m)) && rec.notEnded.length === 0;
-  // Within the minutes a settled cancel is said for: an older record is not what ended it just now.
-  if (recent && now - rec.requestedMs < SETTLED_SHOW_MS) {
-    const by = rec.followedBy ? `omc-top (pid ${rec.followedBy.pid})` : '`omc-top cancel`';
-    return `${what} in ${plan.label} already ended: ${by} cancelled it at ${new Date(rec.requestedMs).toISOString().slice(11, 19)} UTC, while this dialog was open; nothing to cancel, nothing was written`;
-  }
-  return `${what} in ${plan.label} already ended while this dialog was open (omc-top's cancel records name no other omc-top: OMC's /cancel or the loop's own end); nothing was written (${why})`;
+  return alreadyEndedText({
+    rec: endedByRecord(rec, plan.modes, now),
+    what: [...plan.modes, ...plan.linked].join(', '),
+    label: plan.label,
+    when: 'while this dialog was open',
+    why,
+  });
 }
