@@ -233,9 +233,12 @@ export const installKey = (i: OmcInstall): string =>
     (i.alongside ?? []).map((a) => [a.version, a.source]),
   ]);
 
+/** Where this OMC was found, without the other enabled plugins the first one's source names too. */
+export const ownSource = (i: OmcInstall): string => i.source.replace(/; also enabled: .*$/, '');
+
 /** "plugin oh-my-claudecode@omc 4.4.4": another enabled OMC plugin, as the warnings name it. */
 const pluginWords = (i: OmcInstall): string =>
-  `${i.source.replace(/; also enabled: .*$/, '').replace(/ \(enabled in [^)]*\)$/, '')} ${i.version ?? '?'}`;
+  `${ownSource(i).replace(/ \(enabled in [^)]*\)$/, '')} ${i.version ?? '?'}`;
 
 /**
  * The warning every surface gives when two OMC plugins are enabled at once (doctor, the problem line), or null: both

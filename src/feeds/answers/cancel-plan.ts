@@ -9,8 +9,8 @@ import { executeCancel, type ExecuteOptions, type ExecuteOutcome } from '../../s
 import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
 import { alreadyEndedText, endedByRecord } from '../../store/cancel/already-ended.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
-import { cancelBooks, pauseRefusal } from '../../store/cancel/pause-support.js';
-import type { OmcInstall } from '../../store/omc-install.js';
+import { cancelBooks, enabledInstalls, pauseRefusal } from '../../store/cancel/pause-support.js';
+import { ownSource, type OmcInstall } from '../../store/omc-install.js';
 import type { OmcStore } from '../../store/store.js';
 
 /** The OMC that runs a session's hooks: its own Claude process's `--plugin-dir` if any, else the project's. */
@@ -53,6 +53,19 @@ function budgetLines(store: OmcStore, plan: CancelPlan): string[] {
   return w.length === 0 ? [] : ['', ...w.map((x) => `⚠ budget: ${x}`)];
 }
 
+/**
+ * The books the plan and the verdict after it are judged by, in words: the session's OMC's, or with several OMC plugins
+ * enabled, each one's (Claude Code runs every enabled plugin's Stop hook, and a block from any holds the agent).
+ */
+function judgedWithLine(install: OmcInstall): string {
+  if (install.assumed) return `Judged with OMC ${install.rules}'s Stop-hook rules (no OMC install found: assumed).`;
+  const all = enabledInstalls(install);
+  if (all.length < 2)
+    return `Judged with OMC ${install.rules}'s Stop-hook rules (OMC ${install.version ?? '?'} from ${install.source}).`;
+  const each = all.map((i) => `OMC ${i.rules}'s (OMC ${i.version ?? '?'} from ${ownSource(i)})`);
+  return `Judged with the Stop-hook rules of every enabled OMC plugin (Claude Code runs each one's Stop hook; a block from any holds the agent): ${each.join(', ')}.`;
+}
+
 /** The confirmation's words: `changed` names what moved on disk while the person read an earlier plan. */
 export function cancelDialog(
   store: OmcStore,
@@ -62,7 +75,7 @@ export function cancelDialog(
   const install = installFor(store, plan.request.sessionId);
   const text = describePlan(plan);
   const warnings = [...budgetLines(store, plan), ...versionLines(install, plan)];
-  const rulesLine = `Judged with OMC ${install.rules}'s Stop-hook rules (${install.assumed ? 'no OMC install found: assumed' : `OMC ${install.version ?? '?'} from ${install.source}`}).`;
+  const rulesLine = judgedWithLine(install);
   return {
     title: changed ? `Changed on disk. ${text.title}` : text.title,
     lines: changed

@@ -201,8 +201,44 @@ export interface JudgeRules {
   rulesOf?: (sid: string) => RulesVersion;
 }
 
-/** The ended modes the Stop hook, re-reading disk now, still enforces for the session. */
-function stillEnforced(root: string, result: CancelDone, now: number, r: JudgeRules): ModeVerdict[] {
+/**
+ * The books a cancel is judged by: the ones its plan was made by (every enabled OMC plugin's: Claude Code runs each
+ * one's Stop hook, and a block from any holds the agent), else the session's OMC's when no version was found.
+ */
+export function judgeBooks(result: CancelDone, r: JudgeRules): readonly RulesVersion[] {
+  const books = result.plan.books;
+  if (books !== null && books.length > 0) return books;
+  const sid = result.plan.request.sessionId;
+  return [(sid !== null ? r.rulesOf?.(sid) : undefined) ?? r.rules];
+}
+
+/** Books named by their releases: "OMC 4.4.4", "OMC 5.5.0 and 4.4.4". */
+export function booksWords(books: readonly RulesVersion[]): string {
+  const all = books.length < 2 ? books.join('') : `${books.slice(0, -1).join(', ')} and ${books[books.length - 1]}`;
+  return `OMC ${all}`;
+}
+
+/** "the Stop hook", or, judged by several books: "the Stop hooks of OMC 5.5.0 and 4.4.4". */
+export const stopHooksWords = (books: readonly RulesVersion[]): string =>
+  books.length < 2 ? 'the Stop hook' : `the Stop hooks of ${booksWords(books)}`;
+
+/** A mode some book's Stop hook, re-reading disk now, still holds the agent for, and the books that do. */
+interface StillHeld {
+  verdict: ModeVerdict;
+  books: RulesVersion[];
+}
+
+/**
+ * The modes the session's Stop hooks, re-reading disk now, still enforce: each mode the cancel ended, and for a whole
+ * session's cancel any mode (one the plan left, that another book's hook takes for this session). Took = none.
+ */
+function stillEnforced(
+  root: string,
+  result: CancelDone,
+  now: number,
+  r: JudgeRules,
+  books: readonly RulesVersion[],
+): StillHeld[] {
   const sid = result.plan.request.sessionId;
   if (sid === null) return [];
   const started = readJsonSync(root, `state/sessions/${sid}/session-started.json`);
@@ -210,10 +246,20 @@ function stillEnforced(root: string, result: CancelDone, now: number, r: JudgeRu
     started.ok && typeof (started.value as Obj | null)?.cwd === 'string'
       ? String((started.value as Obj).cwd)
       : r.projectDir;
-  const v = stopVerdict(diskTree(root), { rules: r.rulesOf?.(sid) ?? r.rules, sessionId: sid, cwd, now });
   const ended = new Set([...result.plan.modes, ...result.plan.linked]);
-  // The gate, not the verdict: the cancel's own signal pauses the hook now, but not once it expires.
-  return v.modes.filter((m) => m.gateHolds && ended.has(m.mode));
+  const whole = result.plan.request.mode === null;
+  const tree = diskTree(root);
+  const out: StillHeld[] = [];
+  for (const rules of books) {
+    const v = stopVerdict(tree, { rules, sessionId: sid, cwd, now });
+    // The gate, not the verdict: the cancel's own signal pauses the hook now, but not once it expires.
+    for (const m of v.modes.filter((x) => x.gateHolds && (whole || ended.has(x.mode)))) {
+      const had = out.find((h) => h.verdict.mode === m.mode);
+      if (had) had.books.push(rules);
+      else out.push({ verdict: m, books: [rules] });
+    }
+  }
+  return out;
 }
 
 /** A cancel that no Claude process could be looked at for (tests, the one-shot command). */
@@ -318,9 +364,16 @@ export function judge(
   }
   // The verdict engine has the last word: "cancelled" only when the Stop hook, re-reading
   // disk, no longer holds the agent for any mode this cancel ended.
-  for (const m of stillEnforced(root, result, now, rules))
-    if (!still.some((w) => w.startsWith(`${m.mode} `)) && anewAt(activeOnDisk(root, m.path), requested) === null)
-      still.push(`${m.mode} is enforced again (${m.detail})`);
+  const books = judgeBooks(result, rules);
+  for (const { verdict: m, books: by } of stillEnforced(root, result, now, rules, books))
+    if (!still.some((w) => w.startsWith(`${m.mode} `)) && anewAt(activeOnDisk(root, m.path), requested) === null) {
+      // Judged by several books: which one's hook holds it, as the plan and `omc-top cancel` name each.
+      const whose = books.length > 1 ? `${by.length > 1 ? stopHooksWords(by) : `${booksWords(by)}'s Stop hook`}: ` : '';
+      // "Again" only for a mode whose file this cancel ended; one it left (another session's, a named workflow's) never
+      // stopped being enforced.
+      const endedHere = result.steps.some((x) => x.mode === m.mode && x.ok);
+      still.push(`${m.mode} is ${endedHere ? 'enforced again' : 'still enforced'} (${whose}${m.detail})`);
+    }
   if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
     still.push(sig.reason);
   // Its own write failed half-way: nothing is in flight that could still end the loop, so no countdown (final).
@@ -346,10 +399,11 @@ export function judge(
           text: `cancel did not take: ${still[0]}`,
           reason: `${still.join('; ')}${moved}`,
         };
+  const hooks = stopHooksWords(books);
   const onDisk = `${
     watching
-      ? 'ended on disk (the Stop hook, re-reading it, enforces none of these modes); watching until the signal expires that nothing re-arms it'
-      : 'ended on disk: the signal window is over, and the Stop hook (re-reading disk) no longer enforces any of these modes'
+      ? `ended on disk (${hooks}, re-reading it, ${books.length > 1 ? 'enforce' : 'enforces'} none of these modes); watching until the signal expires that nothing re-arms it`
+      : `ended on disk: the signal window is over, and ${hooks} (re-reading disk) no longer ${books.length > 1 ? 'enforce' : 'enforces'} any of these modes`
   }${replaced}${moved}${anew.length > 0 ? `; ${anew.join('; ')}: the row says what the disk says` : ''}`;
   // Claude seen to stop after the signal, with the loop still ended: nothing is left to re-arm it.
   if (stop)
