@@ -104,6 +104,10 @@ describe('empty states when .omc cannot be read', () => {
     await a.ready;
     await a.waitForText('Sessions not known');
     const refusal = '.omc cannot be read (it is a symlink loop): nothing will be written';
+    // Sessions: no loop to cancel or pause.
+    expect(footer(a)).not.toMatch(/\bc cancel\b|\bp pause\b/);
+    await a.step('c');
+    await a.waitForText(`cancel: ${refusal}`);
     await a.step('n');
     expect(footer(a)).toMatch(/Notepad/);
     expect(footer(a)).not.toMatch(/\bedit\b|\bclear\b/);

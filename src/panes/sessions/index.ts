@@ -34,6 +34,7 @@ import { trackerKey } from '../../store/cancel/tracker.js';
 import { sessionKey, signalUntilMs, type SessionView, type SessionsSnapshot } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
 import { unreadableCancelOf } from '../../store/cancel/unreadable.js';
+import { rootlessCancelRefusal } from './rootless-cancel.js';
 import { detailExtras } from './answer-lines.js';
 import { backspaceNote, dropNoteOffer, endNote, restoreNote, startNote, typeNote } from './note-state.js';
 import { OFFER_PENDING, offerBindings, offerFor, offerMode } from '../../kit/kept-drafts.js';
@@ -190,6 +191,9 @@ const refusedUnread = (s: SessionView | undefined, verb: 'cancel' | 'pause'): st
   const why = s ? unreadableCancelOf(s) : null;
   return why === null ? null : `${verb}: ${why}`;
 };
+/** No session on screen and no `.omc` to read (rootless-cancel.ts): the reason, else null. */
+const rootless = (ctx: Ctx, which: (ctx: Ctx) => SessionView | undefined, verb: 'cancel' | 'pause') =>
+  which(ctx) ? null : rootlessCancelRefusal(ctx.store, verb);
 const cancelKeys = (
   keys: 'c' | 'p',
   when: typeof LIST,
@@ -204,8 +208,8 @@ const cancelKeys = (
     hint: verb,
     when,
     writes: true,
-    disabled: (ctx) => noneSelected?.(ctx) ?? refusedUnread(which(ctx), verb),
-    offered: (ctx) => refusedUnread(which(ctx), verb) === null,
+    disabled: (ctx) => rootless(ctx, which, verb) ?? noneSelected?.(ctx) ?? refusedUnread(which(ctx), verb),
+    offered: (ctx) => rootless(ctx, which, verb) === null && refusedUnread(which(ctx), verb) === null,
     run: (ctx) => run(ctx, keys === 'p'),
   };
 };

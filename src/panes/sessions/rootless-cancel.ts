@@ -1,0 +1,15 @@
+/**
+ * c / p with no session listed because there is no `.omc` to read: none made yet (the monitor waits for OMC's root)
+ * or one that is not a readable directory. Nothing is there a cancel could act on, so the keys are not offered in
+ * the footer, and pressed (or in `?`) they say why at once, as the keys on an unreadable session do.
+ */
+import { shownPath } from '../../io/shown-path.js';
+import type { OmcStore } from '../../store/store.js';
+import { rootWriteBlock } from '../../ui/not-known.js';
+
+export function rootlessCancelRefusal(store: OmcStore, verb: 'cancel' | 'pause'): string | null {
+  if (store.status.getSnapshot().rootAbsence?.code === 'missing')
+    return `${verb}: no .omc yet (waiting for ${shownPath(store.root)}): no OMC loop to ${verb}`;
+  const blocked = rootWriteBlock(store);
+  return blocked === null ? null : `${verb}: ${blocked}`;
+}
