@@ -1,7 +1,7 @@
 /**
  * A cancel or pause planned for a person to confirm, and carried out once confirmed, whoever asks (the TUI's `c` /
  * `p`, the serve page's Cancel / Pause): the OMC that runs the session's hooks decides whether a pause is refused and which warnings the plan
- * carries; the dialog's lines (the plan, a pause's budget and version warnings, the rule book it was judged with)
+ * carries; the dialog's lines (the plan, a pause's budget and version warnings, the rule books it was judged with)
  * are the same words on every surface.
  */
 import { describePlan } from '../../store/cancel/describe.js';
