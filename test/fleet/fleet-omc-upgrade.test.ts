@@ -13,6 +13,7 @@ import { makeLive } from '../helpers/sessions-gen.js';
 import { fleetRigPerTest } from './fleet-tree.js';
 import { shownPath } from '../../src/io/shown-path.js';
 import { omcLabel } from '../../src/store/omc-label.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const rig = fleetRigPerTest();
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
@@ -39,7 +40,9 @@ const rowsOf = (fleet: LocalFleet) =>
     .groups.flatMap((g) => g.rows.filter((r) => r.session === SID).map((r) => `${g.label}: ${r.status} ${r.modes}`))
     .sort();
 
-describe('a plugin update under omc-top --all', () => {
+// Each test waits on one or two looks of 15 s (scaled) for a fleet that reads every project's Claudes: on a loaded
+// machine that ran past the suite's 30 s default (a CI run at load 8–10 on 2 cores: 40 s), so the limit is theirs.
+describe('a plugin update under omc-top --all', { timeout: scaled(90_000) }, () => {
   it("re-judges every project's rows by the new book", async () => {
     const m = rig.machine();
     const w = pluginWorld(m.base); // the machine's own home and Claude config directory
