@@ -90,6 +90,11 @@ describe("a monitor's cancel with two OMC plugins enabled: judged by both books"
     const { plan, dialog, entry } = await cancelS(s);
     expect(plan.books).toEqual(['5.5.0', '4.4.4']);
     expect(dialog.lines.find((l) => l.startsWith('Judged with'))).toBe(JUDGED);
+    // The ultrawork is left as it is, and said so once: not also "removed because OMC 4.x still enforces it".
+    expect(plan.skipped.map((x) => x.rel)).toEqual([`state/sessions/${S}/ultrawork-state.json`]);
+    expect(plan.warnings.filter((w) => w.includes('ultrawork'))).toEqual([
+      `state/sessions/${S}/ultrawork-state.json is left as it is, and OMC 4.4's Stop hook, which runs for this session, never reads cancel signals: it keeps the agent working for ultrawork`,
+    ]);
     // What Claude Code runs now: 5.5.0's hook lets the stop through, 4.4.4's blocks for the ultrawork.
     expect(s.hook('5.5.0').decision).toBe('stop');
     expect(s.hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ultrawork' });

@@ -622,8 +622,11 @@ function planWarnings(
     warnings.push(
       `${signal.rel} is read by the Stop hook of every session of this project: any of them may stop at its next Stop event in the next 30 s`,
     );
+  // Only a mode the steps remove: one whose every file is left alone (named-workflow state) is not "removed", and
+  // the warning below says what that leaves.
+  const removed = (m: string) => active.some((f) => f.mode === m && !skipped.some((x) => x.rel === f.rel));
   for (const m of ending) {
-    if (RETIRED_IN_55.has(m) && !req.pauseOnly)
+    if (RETIRED_IN_55.has(m) && !req.pauseOnly && removed(m))
       warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
   }
   // A mode left running that one of the session's OMCs still enforces keeps the agent working after the 30 s signal
