@@ -58,6 +58,17 @@ describe('a file where the state directory should be', () => {
     expect(fs.statSync(ok).mode & 0o777).toBe(0o700);
   });
 
+  it('a directory under /proc or /sys is a kernel filesystem to doctor, not a full disk', () => {
+    // /sys only where it is mounted as sysfs (a container may leave it out).
+    const sysfs = fs.existsSync('/sys') && fs.statfsSync('/sys').type === 0x62656572;
+    for (const dir of ['/proc/omc-top-state', ...(sysfs ? ['/sys/omc-top-state/omc-top'] : [])]) {
+      expect(ownDirFault(dir)?.message).toBe(
+        `${dir.split('/').slice(0, 2).join('/')} is on a kernel filesystem (like /proc or /sys): it holds no files`,
+      );
+      expect(() => ensureOwnDir(dir)).toThrow();
+    }
+  });
+
   it('a symlink planted where the own directory should be is still refused, by ensureOwnDir and doctor', () => {
     const base = scratch();
     const elsewhere = path.join(base, 'elsewhere');

@@ -101,6 +101,11 @@ export function ensureOwnDir(abs: string, home: string = homeDir()): void {
   }
 }
 
+/** statfs(2) f_type of the kernel's own filesystems (linux/magic.h): proc, sysfs, debugfs, tracefs, securityfs, cgroup, cgroup2, bpf, configfs, pstore. */
+const KERNEL_FILESYSTEMS = new Set([
+  0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x73636673, 0x27e0eb, 0x63677270, 0xcafe4a11, 0x62656570, 0x6165676c,
+]);
+
 /**
  * Why `abs` could not hold omc-top's files, observed without writing anything (doctor): a file in the way, a
  * read-only filesystem, no write permission, a full disk or no free inodes. null: nothing seen against it.
@@ -131,6 +136,13 @@ export function ownDirFault(abs: string, home: string = homeDir()): OwnDirError 
     space = fs.statfsSync(at);
   } catch {
     return null; // no answer about space is no fault seen
+  }
+  // A filesystem with no blocks at all holds no files of anyone's: a kernel's window (/proc, /sys), where mkdir
+  // fails whatever the user may write, is said as such; another (a tmpfs with no size limit) gives no answer about
+  // space, and no full disk is made of it.
+  if (Number(space.blocks) === 0) {
+    if (!KERNEL_FILESYSTEMS.has(Number(space.type))) return null;
+    return new OwnDirError('EINVAL', abs, at, 'is on a kernel filesystem (like /proc or /sys): it holds no files');
   }
   const full = Number(space.bavail) === 0 || (Number(space.files) > 0 && Number(space.ffree) === 0);
   if (!full) return null;
