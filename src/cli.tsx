@@ -39,8 +39,8 @@ import {
 } from './commands/internal-error.js';
 import { faultForTest } from './commands/test-fault.js';
 import type { Problem } from './store/types.js';
-import { followRoot, resolveRootAndOmc, rootCandidates, rootMovedWords, type RootLookCause } from './store/omc-root.js';
-import { watchRootCandidates } from './io/watch/root-candidates.js';
+import { followRoot, resolveRootAndOmc, type RootLookCause } from './store/omc-root.js';
+import { waitForRoot } from './store/root-wait.js';
 import {
   NestedRootsSearch,
   findNestedRoots,
@@ -562,41 +562,30 @@ function moveFollower(m: MonitorRoot): () => boolean {
 }
 
 /**
- * A monitor started before OMC made any root waits on the path the start's rule picked, but the rule's answer can
- * change under it: a `git init` makes the top level's `.omc` the place, OMC 4.x makes `./.omc`, OMC 5.5 makes
- * `$HOME/.omc`. While the root shown is not there, everything the rule looks at is watched (rootCandidates: the
- * directories' own watches and a slow stat of a few paths, nothing that costs at rest); at a change the rule is run
- * again, and the monitor goes to the root it picks now, said once (a path still waited on, or OMC's new tree). The
- * first time a root is there the project is remembered for `--all` (`remember`), as a start with a root is, and
- * the waiting ends: from then on the root shown is kept as it is today. A root given with --root is waited on as
- * given. Returns the stop.
+ * A monitor started before OMC made any root follows the start's rule to wherever OMC makes one (store/root-wait.ts,
+ * the wait `watch --json` uses too): a move is said once (a path still waited on, or OMC's new tree), and the first
+ * time a root is there the project is remembered for `--all` (`remember`), as a start with a root is. Returns the
+ * stop, or null when there is nothing to follow (a root there, or given with --root).
  */
 function rootWaiter(m: MonitorRoot, remember: () => void): (() => void) | null {
   const { res, opts, live } = m;
   const rootFor = opts.rootFor;
-  if (res.rule === 'override' || res.rule === 'unusable-path' || !rootFor) return null;
-  let stop: () => void = () => undefined;
-  const arm = () => {
-    stop = watchRootCandidates(rootCandidates(res, opts.cwd, homeDir()), onChange);
-  };
-  const found = () => {
-    if (!opts.readonly) remember();
-  };
-  const onChange = () => {
-    stop();
+  if (!rootFor) return null;
+  return waitForRoot({
+    start: { ...res },
+    cwd: opts.cwd,
+    home: homeDir(),
+    again: () => rootFor(opts.omc),
     // Another root chosen meanwhile (an OMC upgrade followed it, omcFollower): the waiting is that root's now.
-    if (live.closing || live.store.root !== res.root) return;
-    const again = rootFor(opts.omc);
-    if (again.root !== res.root) {
-      const was = res.root;
+    watching: () => (live.closing || live.store.root !== res.root ? null : res.root),
+    move: (again, words) => {
       Object.assign(res, again);
-      showRoot(m, again, again.explain, rootMovedWords(again, was));
-    }
-    if (again.exists) found();
-    else arm(); // looked for again from what the rule looks at now (a new project directory after `git init`)
-  };
-  arm();
-  return () => stop();
+      showRoot(m, again, again.explain, words);
+    },
+    found: () => {
+      if (!opts.readonly) remember();
+    },
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
  * terminal needed; nothing is written under .omc.
  *
  * Exit codes: 0 stopped by SIGINT / SIGTERM or because stdout closed;
- * 2 usage, or no .omc directory found.
+ * 2 usage, or a --root given that is not there (with no .omc yet otherwise, it waits: store/root-wait.ts).
  */
 import { fitHelp } from './help-width.js';
 import { configLine, configPath, loadConfig } from '../config/config-file.js';
@@ -34,6 +34,8 @@ import { quotaEdgeMs, quotaLine } from '../store/cost/quota-words.js';
 import { projectNameOf } from '../store/root.js';
 import { noRootWords } from './no-root-words.js';
 import { followRoot, resolveRootAndOmc, type RootLookCause } from '../store/omc-root.js';
+import { followsRootRule, waitForRoot } from '../store/root-wait.js';
+import { homeDir } from '../io/home-dir.js';
 import type { OmcInstall } from '../store/omc-install.js';
 import type { RootResolution } from '../store/root.js';
 import type { StateDirHealth } from '../store/state-dir/health.js';
@@ -83,9 +85,10 @@ and a "ready" line. --rows adds each session's row as the fleet view shows it
 (type "row"), at start and whenever it changes. --push-lease (a fleet that pushes
 asks it) takes this project's push lease here for the reader, says who pushes
 (type "push-lease") and stops when stdin ends. --omc-version X judges with OMC X's Stop-hook rules, as the monitor
-and --json do. The line schema is in docs/scripting.md ("omc-top watch --json");
+and --json do. With no .omc yet, it waits and follows OMC to the one it makes (a
+"root" line). The line schema is in docs/scripting.md ("omc-top watch --json");
 the attention lines in docs/attention.md.
-Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
+Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or --root not there.`;
 
 export interface WatchIo {
   out(s: string): void;
@@ -158,7 +161,9 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
   });
-  if (!res.exists) {
+  // No root yet: the watch follows the start's rule to wherever OMC makes one (below); a root given with --root that
+  // is not there is a mistake to say, not a place to wait.
+  if (!res.exists && !followsRootRule(res)) {
     err(`omc-top watch: ${noRootWords(res, io?.env ?? process.env)}\n`);
     return WATCH_EXIT.usage;
   }
@@ -249,8 +254,22 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     );
   };
   current = await start(res, omc, true);
+  // Started before OMC made any root: the rule is followed as the monitor follows it (store/root-wait.ts), each move
+  // a `root` line with `was`, until a root is there.
+  const stopWaiting = waitForRoot({
+    start: res,
+    cwd,
+    home: homeDir(),
+    again: () => rootFor(current?.store.omc ?? omc),
+    watching: () => (closing || moving || current === null ? null : current.at.root),
+    move: (next, words) => {
+      const on = current as OnRoot;
+      moveTo(next, on.store.omc ?? omc, on.at.root, words);
+    },
+  });
   await stopped;
   closing = true;
+  stopWaiting?.();
   stream?.close();
   await moving;
   await current.stop();
@@ -311,6 +330,11 @@ async function watchOn(
   // attention monitor does: the status cell tells its listeners in order, so the line that the root is back comes
   // before the transitions of what came back with it.
   let shownAbsence = store.status.getSnapshot().rootAbsence ?? null;
+  // Started with no root there (waiting for OMC to make one, or for it back): said first, before any other line.
+  if (first && shownAbsence !== null) {
+    const status = store.status.getSnapshot();
+    state(rootLine(project, now(), { path: store.root, absence: shownAbsence, message: status.watchDetail }) + '\n');
+  }
   const offRoot = store.status.subscribe(() => {
     const status = store.status.getSnapshot();
     const absence = status.rootAbsence ?? null;

@@ -612,7 +612,7 @@ describe('omc-top watch --json', () => {
     expect(await exit).toBe(0);
   });
 
-  it('exits 2 without --json, and 2 when there is no .omc', async () => {
+  it('exits 2 without --json, and 2 when the --root given is not there', async () => {
     const { runWatchCommand } = await import('../../src/commands/watch.js');
     await expect(runWatchCommand([])).rejects.toThrow(/--json/);
     const dir = fs.mkdtempSync(path.join(REPO, '..', 'omc-top-nowatch-'));

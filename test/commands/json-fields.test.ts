@@ -5,7 +5,7 @@
  * files, a state directory that is a file), collects every field path, and fails on a path the doc does not list, or
  * a path the doc lists that no run emitted (unless the doc marks it `(not emitted in tests: …)`).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
@@ -289,6 +289,15 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
         writeOmcJson(file, { ...v, iteration: Number(v.iteration) + 1 });
       },
     );
+    // Started where OMC has made no .omc yet: the root line saying it waits, then the one saying it moved (a `git
+    // init` makes the project's own .omc the place).
+    const unmade = tempDir('omc-top-fields-unmade-');
+    const movedTo = (l: Record<string, unknown>[]) => l.some((x) => x.type === 'root' && x.was !== null);
+    const waited = await watchLines([], unmade, env, movedTo, (l) => {
+      if (l.some((x) => x.type === 'root') && !fs.existsSync(path.join(unmade, '.git')))
+        execFileSync('git', ['init', '-q', unmade]);
+    });
+    for (const l of waited) collect('watch', l, String(l.type));
     for (const l of plain) collect('watch', l, String(l.type));
     for (const l of lines) collect('watch', l, String(l.type));
 
