@@ -233,15 +233,27 @@ function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
   return { sessions, problems, needs, quota, rootUnread };
 }
 
-type WatchState = Pick<StoreStatus, 'watchMode' | 'watchDetail'>;
+/** What the problem lines need of the watch (shownProblems): the mode, its words, whether --poll chose it, the root. */
+type WatchState = Pick<StoreStatus, 'watchMode' | 'watchDetail' | 'pollChosen' | 'rootAbsence'>;
 
 /** A getSnapshot for the store's watch state without its `reading` progress: the same object until that changes. */
 function watchStateOf(store: OmcStore): () => WatchState {
   let last: WatchState | null = null;
   return () => {
     const s = store.status.getSnapshot();
-    if (last === null || last.watchMode !== s.watchMode || last.watchDetail !== s.watchDetail)
-      last = { watchMode: s.watchMode, watchDetail: s.watchDetail };
+    if (
+      last === null ||
+      last.watchMode !== s.watchMode ||
+      last.watchDetail !== s.watchDetail ||
+      last.pollChosen !== s.pollChosen ||
+      last.rootAbsence !== s.rootAbsence
+    )
+      last = {
+        watchMode: s.watchMode,
+        watchDetail: s.watchDetail,
+        pollChosen: s.pollChosen,
+        rootAbsence: s.rootAbsence,
+      };
     return last;
   };
 }

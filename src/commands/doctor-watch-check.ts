@@ -1,5 +1,6 @@
 /** Doctor's watch check: the mode a real watcher start got, against the kernel's inotify limits. */
 import { inotifyLimits } from '../io/watch/inotify-limits.js';
+import { POLL_CHOSEN_WORDS } from '../io/watch/tree-watcher.js';
 import type { CheckStatus, DoctorCheck } from './doctor-types.js';
 import type { WatchProbe } from './doctor-watch.js';
 
@@ -31,7 +32,8 @@ export function watchCheck(probe: WatchProbe | null, poll: boolean, procRoot: st
   let status: CheckStatus = 'ok';
   let summary: string;
   if (probe.mode === 'events') summary = 'file events (inotify)';
-  else if (probe.mode === 'polling' && poll) summary = 'polling every second, as --poll asks';
+  // The user's choice, in the words the monitor and the fleet say it with: a fact, not a warning.
+  else if (probe.mode === 'polling' && poll) summary = POLL_CHOSEN_WORDS;
   else if (probe.mode === 'polling') {
     status = 'warn';
     summary = `polling every second: ${probe.detail}`;

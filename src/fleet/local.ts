@@ -388,6 +388,8 @@ export class LocalFleet {
       readonly: this.opts.readonly,
       clock: this.opts.clock,
       watch: this.opts.watch === 'none' ? 'none' : plan.watch,
+      // Over the watch budget: the store's own words (its panes' problem line) say so, not `--poll`.
+      pollWhy: plan.watch === 'poll' && !plan.chosen ? (plan.why ?? undefined) : undefined,
       omc: detectOmcInstall({ env, projectDir: info.projectDir }),
       // The files only, as a lone monitor looks again (omc-root.ts's redetect): no process's command line per tick
       // (the processes only once the one whose --plugin-dir decided is gone).
@@ -500,7 +502,8 @@ export class LocalFleet {
       const why = r.plan.why ?? (status.watchMode === 'polling' ? `polling: ${status.watchDetail}` : null);
       if (why && !g.notes.includes(why)) {
         g.notes.push(why);
-        g.tone = 'warn';
+        // Polling the user asked for is a fact in the header; one omc-top fell back to is a warning.
+        if (!r.plan.chosen) g.tone = 'warn';
       }
       // What needs the user in this root but in no session (a gate, a directory above the sessions omc-top may not
       // list): no row carries it, so the group's header says it, in the rows' words. It counts as the monitor's does.

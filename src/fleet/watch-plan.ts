@@ -7,6 +7,7 @@
  * they are the ones that change.
  */
 import type { InotifyLimits } from '../io/watch/inotify-limits.js';
+import { POLL_CHOSEN_WORDS } from '../io/watch/tree-watcher.js';
 
 /** The part of the user's inotify watches the fleet allows itself. */
 export const FLEET_WATCH_SHARE = 0.5;
@@ -15,6 +16,8 @@ export interface PlannedWatch {
   watch: 'auto' | 'poll';
   /** Why this root is polled, for its group header; null when it is watched. */
   why: string | null;
+  /** Polled because the user asked (`--poll`): a fact in its header, not a warning. */
+  chosen: boolean;
   directories: number;
 }
 
@@ -33,19 +36,20 @@ export function planWatches(
   for (const r of order) {
     const directories = directoriesOf(r.id);
     if (forcePoll) {
-      plan.set(r.id, { watch: 'poll', why: 'polling (--poll)', directories });
+      plan.set(r.id, { watch: 'poll', why: POLL_CHOSEN_WORDS, chosen: true, directories });
       continue;
     }
     if (used + directories > budget) {
       plan.set(r.id, {
         watch: 'poll',
         why: `polling: over the inotify budget (${directories} watches needed, ${Math.max(0, budget - used)} of half of max_user_watches ${limits.watches} left)`,
+        chosen: false,
         directories,
       });
       continue;
     }
     used += directories;
-    plan.set(r.id, { watch: 'auto', why: null, directories });
+    plan.set(r.id, { watch: 'auto', why: null, chosen: false, directories });
   }
   return plan;
 }

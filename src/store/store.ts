@@ -80,6 +80,8 @@ export interface StoreStatus {
    * that says it.
    */
   rootAbsence?: RootAbsence | null;
+  /** Polling because the user asked (`--poll`), not for want of watches: see pollingByChoice. */
+  pollChosen?: boolean;
   /**
    * While the progressive first read is under way (the watcher may already be live): what is being read,
    * e.g. "reading 1,234/2,000". Absent or null once everything has been read once.
@@ -118,6 +120,8 @@ export interface OmcStoreOptions {
    */
   monotonic?: Clock;
   watch?: 'auto' | 'poll' | 'none';
+  /** With `watch: 'poll'` not asked for by the user (the fleet over its watch budget): why, in words. */
+  pollWhy?: string;
   /** Seams for tests: fixture pids belong to another host, poll cadences, heartbeat staleness. */
   teams?: Pick<TeamsDomainOptions, 'pidAlive' | 'heartbeatStaleMs' | 'projectPollMs' | 'pidRecheckMs'>;
   /** Seam for tests: replaces chokidar's watch() (to hold its `ready`, say). */
@@ -307,6 +311,7 @@ export class OmcStore {
   private stopClockWatch: (() => void) | null = null;
   private hookEnvTimer: NodeJS.Timeout | null = null;
   private readonly watchKind: 'auto' | 'poll' | 'none';
+  private readonly pollWhy: string | undefined;
   private readonly watchImpl: TreeWatcherOptions['watchImpl'];
   private closed = false;
 
@@ -330,6 +335,7 @@ export class OmcStore {
     this.clock = opts.clock ?? Date.now;
     this.monotonic = opts.monotonic;
     this.watchKind = opts.watch ?? 'auto';
+    this.pollWhy = opts.pollWhy;
     this.watchImpl = opts.watchImpl;
     const common = { root: this.root, clock: this.clock };
     // OMC's variables as its hooks see them: Claude's settings, a live Claude's environment, else omc-top's. The
@@ -696,7 +702,10 @@ export class OmcStore {
 
   private pushStatus(): void {
     // `reading` only while there is something to say: once read, the status is what it always was.
-    const next: StoreStatus = this.reading ? { ...this.watchState, reading: this.reading } : { ...this.watchState };
+    const chosen = this.watchKind === 'poll' && this.pollWhy === undefined ? { pollChosen: true } : {};
+    const next: StoreStatus = this.reading
+      ? { ...this.watchState, ...chosen, reading: this.reading }
+      : { ...this.watchState, ...chosen };
     // Everything read once and the watches up (or none wanted): the rest of the transcripts and the subagent files
     // are read now, after `live`. So is the wiki's search index (built in slices; the first read of the rest of
     // .omc does not wait for it).
@@ -754,6 +763,7 @@ export class OmcStore {
     this.watcher = startTreeWatcher({
       root: this.root,
       mode: this.watchKind === 'poll' ? 'poll' : 'auto',
+      pollWhy: this.pollWhy,
       watchImpl: this.watchImpl,
       wants: (rel, isDir) => this.domains.some((d) => d.wants(rel, isDir)),
       isLeafDir: (rel) => this.domains.some((d) => d.isLeafDir?.(rel) ?? false),

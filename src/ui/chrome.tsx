@@ -7,6 +7,7 @@ import { omcGuessMarks, omcLabel } from '../store/omc-label.js';
 import { unreadableDirCount, type SessionsSnapshot } from '../store/sessions/model.js';
 import { sessionCountOf } from '../store/sessions/derive.js';
 import type { StoreStatus } from '../store/store.js';
+import { pollingByChoice } from '../store/polling-chosen.js';
 import type { Problem } from '../store/types.js';
 import { clip, fit, formatClock, width as textWidth } from './format.js';
 import { useTheme } from './theme.js';
@@ -272,11 +273,15 @@ export function Footer({
   claimed?: ReadonlySet<string>;
 }) {
   const theme = useTheme();
+  // Polling the user asked for (--poll) is a fact in the footer's quiet colour; a fallback to it is the alarm.
+  const chosen = pollingByChoice(status);
   const watch =
     status.watchMode === 'events'
       ? 'live'
       : status.watchMode === 'polling'
-        ? 'POLLING'
+        ? chosen
+          ? 'polling'
+          : 'POLLING'
         : status.watchMode === 'waiting'
           ? 'NO .omc'
           : status.watchMode === 'starting'
@@ -290,7 +295,7 @@ export function Footer({
   const tabsWidth = tabs.reduce((n, t) => n + t.text.length + 1, 0);
   const room = Math.max(0, width - tabsWidth - help.length - watchText.length - 2);
   const hintText = hintsThatFit(footerOrder(hints, typing), room);
-  const alarm = status.watchMode === 'polling' || status.watchMode === 'waiting';
+  const alarm = (status.watchMode === 'polling' && !chosen) || status.watchMode === 'waiting';
   return (
     <Text wrap="truncate">
       {tabs.map((t) => (

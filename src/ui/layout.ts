@@ -5,6 +5,8 @@
  */
 import type { Size } from '../kit/pane.js';
 import type { Flash } from '../kit/ui-store.js';
+import type { StoreStatus } from '../store/store.js';
+import { pollingByChoice } from '../store/polling-chosen.js';
 import { width as cells, wrapText } from './format.js';
 
 export interface FrameLayout {
@@ -76,12 +78,16 @@ export function messageLines(flash: Flash | null, width: number, height: number)
   return [...lines.slice(0, max - 1), last.join('').trimEnd() + more];
 }
 
-/** Not watching live (polling fallback, no .omc yet) is itself a problem line the user must see. */
+/**
+ * Not watching live for want of watches (the polling fallback, saying why) or no .omc (not yet, or gone) is itself a
+ * problem line the user must see. Polling the user asked for with --poll is not: the footer says `polling`.
+ */
 export function shownProblems<P extends { path: string; message: string; severity: string }>(
-  status: { watchMode: string; watchDetail: string },
+  status: StoreStatus,
   fileProblems: readonly P[],
 ): ReadonlyArray<P | { path: string; message: string; severity: 'warning' }> {
-  return status.watchMode === 'polling' || status.watchMode === 'waiting'
+  const notLive = status.watchMode === 'waiting' || (status.watchMode === 'polling' && !pollingByChoice(status));
+  return notLive
     ? [{ path: '.omc', message: status.watchDetail, severity: 'warning' as const }, ...fileProblems]
     : fileProblems;
 }

@@ -115,8 +115,8 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['$0.0110 est.', 'an estimated cost: only for a model whose price is known (built in, or prices in the config file)'],
   ['n more above / below', 'the list goes on: scroll with j/k, PgUp/PgDn, g/G or the mouse wheel'],
   [
-    'live / POLLING / NO .omc',
-    'footer: the file watcher works / fell back to polling / the .omc directory is not there (not yet, or gone)',
+    'live / polling / POLLING / NO .omc',
+    'footer: the file watcher works / polling every 1 s, as --poll asks / fell back to polling (the problem line says why) / the .omc directory is not there (not yet, or gone)',
   ],
 ];
 

@@ -103,7 +103,7 @@ describe('start-up in a real terminal', () => {
         writeLiveRalph({ root }, { sessionId: sid, iteration, max: 1000, startedAt: Date.now() - 60_000 });
       write(1);
       h = new TerminalHarness({ cwd: p.dir, cols: 120, rows: 30, args: ['--poll'] });
-      await h.waitForText(/POLLING\s*$/m, 60_000);
+      await h.waitForText(/ polling\s*$/m, 60_000);
       await h.waitForText(/301 sess/, 30_000);
       write(2);
       await h.waitForText(new RegExp(`${sid.slice(0, 8)}[^\\n]* ralph 2/1000 `), 30_000);

@@ -132,6 +132,25 @@ describe('omc-top --all: the fleet view', () => {
     const t = await app.waitForText('polling: over the inotify budget', 'a polled group');
     expect(t.split('\n').filter((l) => l.includes('over the inotify budget'))).toHaveLength(1);
     await waitFor(() => fleet.getSnapshot().ready, { what: 'every root read', timeoutMs: 20_000 });
+    // A fallback: the header in the warning colour.
+    const over = fleet.getSnapshot().groups.find((g) => g.notes.some((n) => n.includes('over the inotify budget')));
+    expect(over?.tone).toBe('warn');
+    app.unmountOnly();
+  });
+
+  it('--poll: each group says it polls as the user asked, in the header colour of a group at rest, not as a warning', async () => {
+    const m = rig.machine();
+    m.project('small', 1);
+    m.project('other', 1);
+    const fleet = rig.fleet(m, { watch: 'poll', claudeLive: false });
+    fleet.start();
+    const app = await mountFleet(fleet, { columns: 200, rows: 24 });
+    await waitFor(() => app.lines().filter((l) => l.includes('polling every 1 s (--poll)')).length === 2, {
+      what: 'both groups saying they poll as asked',
+      timeoutMs: 20_000,
+    });
+    await waitFor(() => fleet.getSnapshot().ready, { what: 'every root read', timeoutMs: 20_000 });
+    expect(fleet.getSnapshot().groups.map((g) => g.tone)).toEqual(['normal', 'normal']);
     app.unmountOnly();
   });
 });

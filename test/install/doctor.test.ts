@@ -182,6 +182,8 @@ describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
       options({ cwd: p.dir, env: baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() }), poll: true }),
     );
     expect(check(report, 'watch')).toMatchObject({ status: 'ok', data: { mode: 'polling', requested: 'poll' } });
+    // In the words the monitor's footer and the fleet's header say it with.
+    expect(check(report, 'watch').summary).toBe('polling every 1 s (--poll)');
   });
 
   const ns = userNsSupport().inotify;

@@ -53,6 +53,11 @@ export interface TreeWatcherOptions {
   onMode(mode: WatchMode, detail: string, absence: RootAbsence | null): void;
   /** 'auto' = events, falling back to polling; 'poll' = polling from the start. */
   mode?: 'auto' | 'poll';
+  /**
+   * Why 'poll' polls when the user did not ask for it (the fleet over its share of inotify watches), in words;
+   * absent: the user's `--poll` (POLL_CHOSEN_WORDS).
+   */
+  pollWhy?: string;
   /** For tests: replaces chokidar's watch(). */
   watchImpl?: typeof watch;
   /** Directories watched with a plain fs.watch instead of chokidar (see leaf-watches.ts). */
@@ -87,6 +92,9 @@ export interface TreeWatcher {
 const isRemoval = (e: WatchEvent) => e.type === 'unlink' || e.type === 'unlinkDir';
 
 const WATCH_FAILURE_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'EPERM', 'EACCES']);
+
+/** Polling because the user asked (`--poll`): said as a fact wherever the watch mode is said, never as a problem. */
+export const POLL_CHOSEN_WORDS = 'polling every 1 s (--poll)';
 
 export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   const root = path.resolve(opts.root);
@@ -276,7 +284,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   }
 
   if (opts.mode === 'poll') {
-    startPolling('polling every 1 s (--poll)');
+    startPolling(opts.pollWhy ?? POLL_CHOSEN_WORDS);
   } else if (presence.present) {
     startEventWatches();
   } else {
