@@ -1,6 +1,7 @@
 /** doctor: the opt-in permission hook (`omc-top hooks install`), installed or not, and whether it can work. */
 import { alsoInWords, hookStatus, hooksOffWords } from '../store/permissions/settings-hook.js';
 import type { DoctorCheck } from './doctor-types.js';
+import { docPath } from '../io/doc-path.js';
 
 /** `cwd`: where doctor runs, as `hooks status` takes it: the settings file is the one Claude Code reads there. */
 export function hooksCheck(cwd: string, env: NodeJS.ProcessEnv): DoctorCheck {
@@ -27,7 +28,7 @@ export function hooksCheck(cwd: string, env: NodeJS.ProcessEnv): DoctorCheck {
       summary: `not installed in ${st.settingsPath}: permission prompts are answered in Claude's terminal`,
       details: [
         ...(st.problem ? [st.problem] : []),
-        '`omc-top hooks install` lets omc-top answer them (docs/answering.md); nothing is changed until then',
+        `\`omc-top hooks install\` lets omc-top answer them (${docPath('answering.md')}); nothing is changed until then`,
         ...older,
       ],
     };

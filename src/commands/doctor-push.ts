@@ -13,6 +13,7 @@ import { readOmcChannels } from '../feeds/notify/push/omc-channels.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { attemptOnce, DEFAULT_TIMEOUT_MS } from '../feeds/notify/push/sender.js';
 import type { DoctorCheck } from './doctor-types.js';
+import { docPath } from '../io/doc-path.js';
 
 const TEST_MESSAGE: PushMessage = { project: 'omc-top', session: null, waitingOn: 'test message from omc-top doctor' };
 
@@ -60,7 +61,7 @@ export async function pushCheck(env: NodeJS.ProcessEnv, test: boolean, root?: st
   const summary = leaseRefused
     ? leaseRefused
     : setup.channels.length === 0
-      ? 'off: no channel in the config file ("push": {"channels": [...]}, see docs/reach.md)'
+      ? `off: no channel in the config file ("push": {"channels": [...]}, see ${docPath('reach.md')})`
       : test
         ? `${results.length - failed.length} of ${results.length} channel(s) took the test message`
         : `${setup.channels.length} channel(s): ${setup.channels.map((c) => c.label).join(', ')}`;

@@ -10,6 +10,7 @@ import { parseArgs, UsageError } from './args.js';
 import { collectDoctorReport, type DoctorReport } from './doctor-checks.js';
 import { shownArg } from '../io/shown-arg.js';
 import { wrapText } from '../io/wrap-text.js';
+import { docPath } from '../io/doc-path.js';
 
 export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
 
@@ -21,7 +22,7 @@ Exits 1 when something is broken, 0 otherwise (warnings included).
   --json        one JSON document: {"ok", "omcTop", "checks": [{"id", "status", "summary", "details", "data"}]}
   --cwd DIR     find the .omc root from DIR;  --root DIR  use DIR as the .omc root
   --poll        check the watcher as omc-top --poll would run it
-  --test-push   send a test message to each push channel (docs/reach.md)`;
+  --test-push   send a test message to each push channel (${docPath('reach.md')})`;
 
 /** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
 export const FLAGS = {

@@ -23,6 +23,7 @@ import { resolveOmcRoot } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
 import { processSink } from '../io/output.js';
 import { shownArg } from '../io/shown-arg.js';
+import { docPath } from '../io/doc-path.js';
 
 export const HOOKS_USAGE = `Usage: omc-top hooks install | uninstall | status [--cwd DIR] [--json]
 
@@ -33,7 +34,7 @@ Answer Claude Code's permission prompts from omc-top (opt-in, reversible):
   status     say whether it is installed, and what it runs
 The hook asks a running omc-top and waits at most answers.permissionWaitSeconds
 (config file; default ${DEFAULT_WAIT_SECONDS} s). With no answer, or no omc-top running, Claude shows
-its own prompt as always. See docs/answering.md.`;
+its own prompt as always. See ${docPath('answering.md')}.`;
 
 /** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
 export const FLAGS = { cwd: 'value', json: 'bool', help: 'bool' } as const;

@@ -56,6 +56,7 @@ import { pauseAfterFirstLineForTest } from './test-pause.js';
 import { shownArg } from '../io/shown-arg.js';
 import { kernelCwd } from '../io/kernel-cwd.js';
 import { shownPath } from '../io/shown-path.js';
+import { docPath } from '../io/doc-path.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
 
@@ -86,8 +87,8 @@ and a "ready" line. --rows adds each session's row as the fleet view shows it
 asks it) takes this project's push lease here for the reader, says who pushes
 (type "push-lease") and stops when stdin ends. --omc-version X judges with OMC X's Stop-hook rules, as the monitor
 and --json do. With no .omc yet, it waits and follows OMC to the one it makes (a
-"root" line). The line schema is in docs/scripting.md ("omc-top watch --json");
-the attention lines in docs/attention.md.
+"root" line). The line schema is in ${docPath('scripting.md')} ("omc-top watch
+--json"); the attention lines in ${docPath('attention.md')}.
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or --root not there.`;
 
 export interface WatchIo {

@@ -32,6 +32,7 @@ import type { NeedItem } from '../feeds/attention/needs.js';
 import { IDLE_LINE_MS } from '../feeds/json-line.js';
 import { SIGNAL_TTL_MS } from '../store/cancel/signal.js';
 import { CONNECT_ALLOWANCE_MS, SilenceWatch, START_BOUND_MS, silentAfterMs } from './remote-silence.js';
+import { docPath } from '../io/doc-path.js';
 
 /** What `watch` says at start about a bad config file (commands/watch.ts). */
 const CONFIG_LINE = /^omc-top watch: config: /;
@@ -96,8 +97,8 @@ export function installHint(dest: string): string {
       return 'dist';
     }
   })();
-  // Short enough for the host's line on a wide screen; docs/fleet.md has the commands.
-  return `install it there: npm install -g <the omc-top tarball>, or copy ${dir}/*.mjs to ${dest} together and link its omc-top.mjs onto the PATH (Node 20.19+; docs/fleet.md)`;
+  // Short enough for the host's line on a wide screen; the installed fleet.md has the commands.
+  return `install it there: npm install -g <the omc-top tarball>, or copy ${dir}/*.mjs to ${dest} together and link its omc-top.mjs onto the PATH (Node 20.19+; ${docPath('fleet.md')})`;
 }
 
 function older(version: string, min: string): boolean {

@@ -30,11 +30,12 @@ import { shownName } from '../../io/shown-path.js';
 import { shownArg } from '../../io/shown-arg.js';
 import { pauseAfterFirstLineForTest } from '../test-pause.js';
 import { refuseOneProjectFlags } from '../fleet-flags.js';
+import { docPath } from '../../io/doc-path.js';
 
 export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--allow-host NAME]… [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly] [--poll]
 
 A small web page with the fleet and what needs you, live, for a phone browser
-over your own ssh tunnel:  ssh -L 8377:127.0.0.1:8377 host  (see docs/reach.md).
+over your own ssh tunnel:  ssh -L 8377:127.0.0.1:8377 host  (see ${docPath('reach.md')}).
 Prints the URL with a fresh token; actions need it.
   --port N        the port (default 8377; 0 picks a free one)
   --listen ADDR   listen on ADDR instead of 127.0.0.1 (::1 or [::1] for IPv6; an address that is not loopback
