@@ -32,7 +32,8 @@ import { startRowFeed } from '../feeds/row-feed.js';
 import { quotaJson } from '../feeds/quota-json.js';
 import { quotaEdgeMs, quotaLine } from '../store/cost/quota-words.js';
 import { projectNameOf } from '../store/root.js';
-import { noRootWords } from './no-root-words.js';
+import { noRootWords, rootHints } from './no-root-words.js';
+import { cleanLine } from '../io/sanitize.js';
 import { followRoot, resolveRootAndOmc, type RootLookCause } from '../store/omc-root.js';
 import { followsRootRule, waitForRoot } from '../store/root-wait.js';
 import { homeDir } from '../io/home-dir.js';
@@ -168,6 +169,10 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     err(`omc-top watch: ${noRootWords(res, io?.env ?? process.env)}\n`);
     return WATCH_EXIT.usage;
   }
+  // Waiting: a live Claude of the project whose hooks write elsewhere is said on stderr, as the monitor's waiting
+  // line says it and as the exit used to (the root line on stdout says where the watch waits).
+  if (!res.exists)
+    for (const hint of rootHints(res, io?.env ?? process.env)) err(`omc-top watch: note: ${cleanLine(hint)}\n`);
   project = projectNameOf(res, shownBasename);
   // The config file gives --rows its prices, and a fleet that reads this stream pushes with its own: a bad
   // field is said once, on stderr (stdout is the line stream), as the monitor's message line says it.

@@ -4,7 +4,7 @@
  * fleet runs with; a fleet started with OMC_STATE_DIR still finds the Claudes that run without it; a Claude whose
  * state is nowhere is said, never dropped without a word.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,25 +110,38 @@ describe('a monitor in that project', () => {
     return { status: r.status, err: r.stderr };
   };
 
-  it('that finds no .omc names the Claude there that runs with OMC_STATE_DIR, and the command to look there', () => {
+  it('that finds no .omc names the Claude there that runs with OMC_STATE_DIR, and the command to look there', async () => {
     const m = rig.machine();
     const { dir, central, pid } = centralProject(m);
     const r = jsonIn(m, dir);
     expect(r.status).toBe(2);
     expect(r.err).toContain('no .omc directory found');
-    expect(r.err).toContain(
-      `note: Claude pid ${pid} here runs with OMC_STATE_DIR=${central}: try OMC_STATE_DIR=${central} omc-top`,
-    );
-    // `watch --json` and `serve`, which need the root too, say the same note.
-    for (const args of [
-      ['watch', '--json'],
-      ['serve', '--port', '0'],
-    ]) {
-      const cmd = jsonIn(m, dir, {}, args);
-      expect(cmd.status, args.join(' ')).toBe(2);
-      expect(cmd.err).toContain(
-        `note: Claude pid ${pid} here runs with OMC_STATE_DIR=${central}: try OMC_STATE_DIR=${central} omc-top`,
-      );
+    const note = `note: Claude pid ${pid} here runs with OMC_STATE_DIR=${central}: try OMC_STATE_DIR=${central} omc-top`;
+    expect(r.err).toContain(note);
+    // `serve`, which needs the root too, says the same note.
+    const serve = jsonIn(m, dir, {}, ['serve', '--port', '0']);
+    expect(serve.status).toBe(2);
+    expect(serve.err).toContain(note);
+    // `watch --json` waits for OMC to make a root (as the monitor does), and says the same note meanwhile.
+    const watch = spawn(process.execPath, [BIN, 'watch', '--json'], {
+      cwd: dir,
+      env: { ...m.env, XDG_STATE_HOME: path.join(m.base, 'xdg') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => watch.once('exit', resolve));
+    let out = '';
+    let err = '';
+    watch.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    watch.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    try {
+      await waitFor(() => err.includes(note) && out.includes('"type":"root"'), {
+        timeoutMs: 30_000,
+        what: `watch's note and its waiting root line (${err}${out})`,
+      });
+      expect(watch.exitCode).toBeNull();
+    } finally {
+      watch.kill('SIGTERM');
+      await exited;
     }
     // And the other way: omc-top run with an OMC_STATE_DIR that the Claude here does not have.
     const bare = path.join(m.base, 'bare');
