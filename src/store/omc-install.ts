@@ -68,6 +68,11 @@ export interface OmcInstall {
    * them, a block winning (sessions/verdicts.ts); every surface warns (doctor, a problem line, the source's words).
    */
   alongside?: readonly OmcInstall[];
+  /**
+   * A running monitor's answer found before a file in `refused` could no longer be read, kept until it can be
+   * (omc-kept.ts): this answer is that one, its source saying so. Unset: found by this look.
+   */
+  keptFrom?: OmcInstall;
 }
 
 export interface OmcFileRefusal {

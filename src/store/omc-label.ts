@@ -5,6 +5,7 @@
  */
 import { omcChangeWords, TRANSCRIPT_TAG, type OmcInstall } from './omc-install.js';
 import { newerThanKnownWords } from './omc-books.js';
+import { KEPT_TAG } from './omc-kept.js';
 import type { SessionOmc } from './sessions/model.js';
 
 /**
@@ -44,13 +45,15 @@ function knownLabel(omc: OmcInstall, seen: readonly SessionOmc[]): string {
     if (all.length === 1) return `OMC ${versions[0]} (${tag}${own[0]?.exact ? '' : ` · ${own[0]?.rules} rules`})`;
     return `OMC ${all.join('/')} (per session)`;
   }
+  // Kept while a file that decides it cannot be read (omc-kept.ts): the header says it is not checked now.
+  const kept = omc.keptFrom ? ` · ${KEPT_TAG}` : '';
   // Several OMC plugins enabled: every one's Stop hook runs, so the header names them all.
   if (omc.alongside && omc.alongside.length > 0) {
     const all = [...new Set([omc, ...omc.alongside].map((i) => i.version ?? '?'))].sort(byRelease);
-    return `OMC ${all.join('+')} (${omc.alongside.length + 1} plugins)`;
+    return `OMC ${all.join('+')} (${omc.alongside.length + 1} plugins${kept})`;
   }
   const tag = omc.sourceTag === 'env' ? 'CLAUDE_PLUGIN_ROOT' : omc.sourceTag;
-  return `OMC ${omc.version ?? '?'} (${tag}${omc.book.exact ? '' : ` · ${omc.rules} rules`})`;
+  return `OMC ${omc.version ?? '?'} (${tag}${omc.book.exact ? '' : ` · ${omc.rules} rules`}${kept})`;
 }
 
 /**

@@ -8,6 +8,7 @@
  * a second look a moment later agrees: a file caught mid-rewrite (a directory mid-copy) is not a new OMC.
  */
 import { installKey, omcVersionAt, type OmcInstall, type OmcReadMemo } from './omc-install.js';
+import { keepLastGood } from './omc-kept.js';
 
 /** How often the files are looked at again: a few small reads, so the idle cost stays in the noise. */
 export const OMC_RECHECK_MS = 5000;
@@ -136,7 +137,8 @@ export class OmcRecheck {
       processes = !stays;
     }
     const own = this.o.ownReleases?.(reads);
-    const next = stays ? current : this.o.detect(reads, processes);
+    // A file that decides the answer and can no longer be read keeps the answer in force (omc-kept.ts).
+    const next = stays ? current : keepLastGood(this.o.detect(reads, processes), current);
     const key = installKey(next);
     if (key === installKey(current) && !own?.moved) return null;
     return { next, key: `${key}\u0000${own?.key ?? ''}` };

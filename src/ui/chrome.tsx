@@ -4,6 +4,7 @@ import { Box, Text } from 'ink';
 import type { AnyPaneModule } from '../kit/pane.js';
 import type { OmcInstall } from '../store/omc-install.js';
 import { omcGuessMarks, omcLabel } from '../store/omc-label.js';
+import { KEPT_TAG } from '../store/omc-kept.js';
 import { unreadableDirCount, type SessionsSnapshot } from '../store/sessions/model.js';
 import { sessionCountOf } from '../store/sessions/derive.js';
 import type { StoreStatus } from '../store/store.js';
@@ -207,7 +208,9 @@ function omcRightTries(omc: OmcInstall, seen: SessionsSnapshot['omcSeen'], count
   if (marks === null) {
     // A known OMC: its label, then its short form (`OMC 4.4.4`, `OMC 4.4.4/5.5.0`: where it came from left out).
     const label = omcLabel(omc, seen);
-    const short = label.replace(/ \(.*\)$/, '');
+    const bare = label.replace(/ \(.*\)$/, '');
+    // A version kept while its file cannot be read keeps that mark when shortened: it must not read as checked now.
+    const short = label.includes(KEPT_TAG) ? `${bare} (${KEPT_TAG})` : bare;
     // Last, without the clock, as a guess's mark: the version says how every status was judged, the clock does not.
     return short === label
       ? [`${counts}  ${label}  ${clock}`, `${counts}  ${label}`]

@@ -1042,7 +1042,11 @@ export function flockInstalled(): boolean {
 function refusalProblems(i: OmcInstall): readonly Problem[] {
   const refused = i.refused.map((r) => ({
     path: shownPath(r.path),
-    message: `${r.why}; the OMC version is found without it (${i.assumed ? 'not found: newest rules assumed' : `OMC ${i.version ?? '?'}, ${i.source}`})`,
+    // Refused since the answer kept was found (omc-kept.ts): this file is why it is not checked again now.
+    message:
+      i.keptFrom && !i.keptFrom.refused.some((k) => k.path === r.path)
+        ? `${r.why}; OMC ${i.version ?? '?'} as found before is kept (${i.keptFrom.source}), not re-checked until it can be read again`
+        : `${r.why}; the OMC version is found without it (${i.assumed ? 'not found: newest rules assumed' : `OMC ${i.version ?? '?'}, ${i.source}`})`,
     severity: 'warning' as const,
   }));
   // Two OMC plugins enabled at once: both Stop hooks run (the verdicts take a block from either); said as a problem.

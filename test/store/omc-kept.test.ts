@@ -1,0 +1,131 @@
+/**
+ * The last good OMC version under a running monitor: Claude's plugin registry caught torn or its settings.json left
+ * unparsable does not say the plugin went, so the monitor keeps judging by the version it found (OMC 4.4.4 here,
+ * whose real Stop hook enforces the keyword-started ultrawork that 5.5.0 retired), names the file, and says the version
+ * is not re-checked until the file reads again. A file changed and still readable is followed as before.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { omcJson } from '../../src/feeds/omc-json.js';
+import { detectOmcInstall } from '../../src/store/omc-install.js';
+import { omcLabel } from '../../src/store/omc-label.js';
+import { OmcStore } from '../../src/store/store.js';
+import { headerFrame } from '../helpers/header-frame.js';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
+import { OMC_PLUGIN_KEY, installPlugin, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
+import { hookDecision, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
+
+const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
+let p: TempProject | null = null;
+let tmp: string | null = null;
+let store: OmcStore | null = null;
+afterEach(async () => {
+  await store?.close();
+  store = null;
+  p?.cleanup();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  p = tmp = null;
+});
+
+/** A project with a keyword-started ultrawork, OMC 4.4.4 the user's enabled plugin, and a monitor on it. */
+function monitored() {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-kept-'));
+  const w = pluginWorld(tmp);
+  installPlugin(w.config, OMC444);
+  p = makeProject({ prefix: 'omc-top-kept-proj-' });
+  writeRetiredUltrawork(p.root, SID);
+  const env = { ...w.env, PATH: '' };
+  const detect = () => detectOmcInstall({ env, projectDir: (p as TempProject).dir, processes: false });
+  const said: Array<string | null> = [];
+  const shown: string[] = [];
+  const s = new OmcStore({
+    root: p.root,
+    projectDir: p.dir,
+    omc: detect(),
+    omcRedetect: detect,
+    omcRecheckMs: 100,
+    watch: 'poll',
+    claude: { live: false, env },
+  });
+  // What `watch --json` writes on its `omc` line: the message and the omc object.
+  s.onOmcChange((words, next) => {
+    said.push(words);
+    shown.push(omcJson(next).source);
+  });
+  s.start();
+  store = s;
+  const registry = path.join(w.config, 'plugins', 'installed_plugins.json');
+  const settings = path.join(w.config, 'settings.json');
+  const problem = (file: string) => s.problems.getSnapshot().find((x) => x.path.endsWith(file))?.message ?? null;
+  const verdict = () => s.sessions.getSnapshot().sessions.find((v) => v.id === SID)?.verdict ?? null;
+  const realHook = (v: HookVersion) =>
+    hookDecision(spawnStopHook(v, { cwd: (p as TempProject).dir, sessionId: SID, home: w.home, now: Date.now() }))
+      .decision;
+  return { w, s, said, shown, registry, settings, problem, verdict, realHook };
+}
+
+const WAIT = { timeoutMs: 15_000 };
+
+describe('a file that decides the OMC version goes bad under a running monitor', () => {
+  it('a torn registry keeps OMC 4.4.4 (not re-checked, the file named) until it reads again', async () => {
+    const m = monitored();
+    expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin)');
+    expect(m.verdict()).toMatchObject({ rules: '4.4.4', decision: 'block' });
+    expect(m.realHook('4.4.4')).toBe('block');
+
+    const good = fs.readFileSync(m.registry, 'utf8');
+    fs.writeFileSync(m.registry, good.slice(0, 60)); // caught torn
+    const line = await waitFor(() => m.problem('installed_plugins.json'), { ...WAIT, what: 'the registry named' });
+    expect(line).toMatch(/^truncated JSON .*; OMC 4\.4\.4 as found before is kept .*not re-checked until/);
+    expect(m.s.omc).toMatchObject({ version: '4.4.4', assumed: false, rules: '4.4.4' });
+    expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin · not re-checked)');
+    // The header says so, and keeps saying so where the label has to be shortened for a long root path.
+    const header = (root: string) => headerFrame({ sessions: m.s.sessions.getSnapshot(), omc: m.s.omc!, root });
+    expect(header('/p/.omc')).toMatch(/OMC 4\.4\.4 \(plugin · not re-checked\) {2}00:00 UTC$/);
+    expect(header(`/${'a-long-directory/'.repeat(3)}.omc`)).toMatch(/ OMC 4\.4\.4 \(not re-checked\)$/);
+    // Still judged as 4.4.4's hook judges it: enforced, not "retired".
+    expect(m.verdict()).toMatchObject({ rules: '4.4.4', decision: 'block' });
+    expect(m.verdict()?.decision).toBe(m.realHook('4.4.4'));
+    // No "OMC ? now" message; what --json's omc object says names the file and why the version is kept.
+    expect(m.said).toEqual([null]);
+    expect(m.shown[0]).toMatch(/installed_plugins\.json: truncated JSON.*not re-checked until the file can be read/);
+
+    fs.writeFileSync(m.registry, good); // fixed
+    await waitFor(() => m.problem('installed_plugins.json') === null && m.s.omc?.keptFrom === undefined, {
+      ...WAIT,
+      what: 'the registry read again',
+    });
+    expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin)');
+    expect(m.said).toEqual([null, null]);
+  });
+
+  it('a broken settings.json keeps it too; an update made meanwhile is taken once the file reads again', async () => {
+    const m = monitored();
+    const enabled = fs.readFileSync(m.settings, 'utf8');
+    fs.writeFileSync(m.settings, `{"enabledPlugins":{"${OMC_PLUGIN_KEY}":tr`); // a hand edit half done
+    const line = await waitFor(() => m.problem('settings.json'), { ...WAIT, what: 'settings.json named' });
+    expect(line).toMatch(/JSON .*OMC 4\.4\.4 as found before is kept/);
+    expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin · not re-checked)');
+    expect(m.verdict()).toMatchObject({ rules: '4.4.4', decision: 'block' });
+
+    installPlugin(m.w.config, OMC55); // `claude plugin update` while settings.json cannot be read: not seen yet
+    fs.writeFileSync(m.settings, enabled);
+    await waitFor(() => m.verdict()?.rules === '5.5.0', { ...WAIT, what: 'the 5.5.0 book' });
+    expect(m.s.omc).toMatchObject({ version: '5.5.0', refused: [] });
+    expect(m.s.omc?.keptFrom).toBeUndefined();
+    expect(m.verdict()?.decision).toBe(m.realHook('5.5.0'));
+    expect(m.said).toEqual([null, 'OMC 5.5.0 now (was 4.4.4): verdicts re-judged']);
+  });
+
+  it('a registry rewritten whole without the plugin is followed: nothing is kept', async () => {
+    const m = monitored();
+    writeOmcJson(m.registry, { version: 2, plugins: {} }); // `claude plugin uninstall`
+    await waitFor(() => m.s.omc?.assumed, { ...WAIT, what: 'the plugin gone' });
+    expect(m.s.omc?.keptFrom).toBeUndefined();
+    expect(m.verdict()).toMatchObject({ rules: '5.5.0' });
+    expect(m.said).toEqual(['OMC ? (5.5.0 rules assumed) now (was 4.4.4): verdicts re-judged']);
+  });
+});
