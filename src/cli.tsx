@@ -412,7 +412,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
       title: () => live.attention.title,
     },
   );
-  if (search) searchNestedWhenLive(search, live, ui);
+  if (search) searchNestedWhenLive(search, live, ui, res.noticed ?? []);
   return running;
 }
 
@@ -425,14 +425,20 @@ const NESTED_SLICE_MS = 8;
  * The search for nested roots, and its notice, once the first store is live: in slices, so neither `live` nor a
  * key waits for it. No notice when O finished the search first (its list is on screen) or the monitor is closing.
  */
-function searchNestedWhenLive(search: NestedRootsSearch, live: Watched & { closing: boolean }, ui: UiStore): void {
+function searchNestedWhenLive(
+  search: NestedRootsSearch,
+  live: Watched & { closing: boolean },
+  ui: UiStore,
+  /** The roots the start's notices name already (RootResolution.noticed). */
+  noticed: readonly string[],
+): void {
   const slice = () => {
     if (live.closing || search.done) return;
     if (!search.step(performance.now() + NESTED_SLICE_MS)) {
       setImmediate(slice);
       return;
     }
-    const notice = nestedMonitorNotice(search.result());
+    const notice = nestedMonitorNotice(search.result(), noticed);
     if (notice) ui.flash(notice, 'info');
   };
   live.store.afterFirstRead(() => setImmediate(slice));
@@ -703,7 +709,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const interactive = process.stdout.isTTY && process.stdin.isTTY;
   if (!res.exists && (json || !interactive)) {
     const base = nestedSearchBase(res);
-    const found = base ? nestedNotice(findNestedRoots(base, res.root)) : null;
+    const found = base ? nestedNotice(findNestedRoots(base, res.root), undefined, res.noticed) : null;
     if (found) res.notices.push(found);
     printErr(notFoundMessage(res) + '\n');
     return 2;
@@ -718,7 +724,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw new UsageError(parseChannels(notify) as string);
   }
   if (json) {
-    const notice = nestedNotice(nested());
+    const notice = nestedNotice(nested(), undefined, res.noticed);
     if (notice) res.notices.unshift(notice);
     return runJson(res, readonly, omc, nested(), claudeEnv);
   }

@@ -47,6 +47,11 @@ export interface RootResolution {
   looked: string[];
   /** Things the user should know (ignored marker, a second .omc elsewhere, 4.x fallback). */
   notices: string[];
+  /**
+   * The `.omc` directories a notice already names (the one of the subdirectory omc-top started in): the notice of
+   * the search for nested roots (sessions/nested-roots.ts) leaves them out, so the same fact is said once.
+   */
+  noticed?: string[];
   projectId?: string;
   /** A root given with --root that holds none of OMC's files: why it may show nothing (noOmcStateWords). */
   noOmcState?: string;
@@ -508,13 +513,15 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     const root = path.join(anchor, '.omc');
     looked.push(root);
     const sub = path.join(cwd, '.omc');
+    const noticed: string[] = [];
     if (cwd !== anchor && isDirectorySync(sub)) {
       notices.push(
         `${shownPath(sub)} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
       );
+      noticed.push(sub);
     }
     const explain = walked ? 'git is not on PATH: top level found by its .git entry (OMC 5.6)' : 'git top-level';
-    return { root, rule: 'git', explain, exists: isDirectorySync(root), looked, notices, projectDir: anchor };
+    return { root, rule: 'git', explain, exists: isDirectorySync(root), looked, notices, noticed, projectDir: anchor };
   }
 
   // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc. When git could not run at all

@@ -275,6 +275,28 @@ describe('nested .omc roots (hooks started in a subdirectory)', () => {
     expect(r.stderr).toContain('see it with --root packages/api/.omc');
   });
 
+  it('run from a subdirectory with its own .omc, --json says so once; another nested root is still named', ({
+    emptyProject: p,
+  }) => {
+    const sub = path.join(fs.realpathSync(p.dir), 'sub');
+    fs.mkdirSync(path.join(sub, '.omc', 'state', 'sessions', 'a1b2c3d4-0000-4000-8000-000000000004'), {
+      recursive: true,
+    });
+    const aboutSub = (notices: string[]) => notices.filter((n) => n.includes('sub/.omc'));
+    const doc = JSON.parse(run(['--json'], sub).stdout);
+    expect(aboutSub(doc.notices)).toEqual([
+      `${path.join(sub, '.omc')} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
+    ]);
+    expect(doc.nested_roots.map((r: { relative: string }) => r.relative)).toEqual(['sub/.omc']);
+    // Another one, not where omc-top runs: named by the search's notice, the subdirectory's own still said once.
+    fs.mkdirSync(path.join(p.dir, 'api', '.omc', 'state', 'sessions'), { recursive: true });
+    const two = JSON.parse(run(['--json'], sub).stdout);
+    expect(aboutSub(two.notices)).toHaveLength(1);
+    expect(two.notices.filter((n: string) => n.includes('api/.omc'))).toEqual([
+      expect.stringMatching(/^OMC state also in api\/\.omc \(0 sessions\): .*see it with --root \.\.\/api\/\.omc$/),
+    ]);
+  });
+
   it('a missing root names a nested one holding control bytes by every byte, and its --root pastes into a shell', ({
     tempDir,
   }) => {

@@ -179,21 +179,28 @@ function currentDir(): string | null {
  */
 function firstFound(
   found: NestedSearch,
+  noticed: readonly string[],
 ): { first: NestedRoot; where: string; dir: string; sessions: string; more: string } | null {
-  const first = found.roots[0];
+  // A root another notice names already (RootResolution.noticed: the subdirectory omc-top started in) is not said twice.
+  const roots = found.roots.filter((r) => !noticed.includes(r.abs));
+  const first = roots[0];
   if (first === undefined) return null;
   return {
     first,
     where: shownPath(first.rel),
     dir: shownPath(path.posix.dirname(first.rel)),
     sessions: `${first.sessions} session${first.sessions === 1 ? '' : 's'}`,
-    more: found.roots.length > 1 ? ` (+${found.roots.length - 1} more)` : '',
+    more: roots.length > 1 ? ` (+${roots.length - 1} more)` : '',
   };
 }
 
 /** The notice for the header / --json: where in the project, how many sessions, and how to look from here. */
-export function nestedNotice(found: NestedSearch, cwd: string | null = currentDir()): string | null {
-  const f = firstFound(found);
+export function nestedNotice(
+  found: NestedSearch,
+  cwd: string | null = currentDir(),
+  noticed: readonly string[] = [],
+): string | null {
+  const f = firstFound(found, noticed);
   if (f === null) return null;
   return `OMC state also in ${f.where} (${f.sessions}): hooks started in ${f.dir}/ write there; see it with ${shellArg(rootArgFrom(cwd, f.first.abs), (w) => `--root ${w}`)}${f.more}`;
 }
@@ -202,8 +209,8 @@ export function nestedNotice(found: NestedSearch, cwd: string | null = currentDi
  * The monitor's notice: what `O` does instead of a command line to type, so it stays two lines at 60 columns (the
  * command-line notice took three).
  */
-export function nestedMonitorNotice(found: NestedSearch): string | null {
-  const f = firstFound(found);
+export function nestedMonitorNotice(found: NestedSearch, noticed: readonly string[] = []): string | null {
+  const f = firstFound(found, noticed);
   if (f === null) return null;
   return `OMC state also in ${f.where} (${f.sessions}, from hooks started in ${f.dir}/): O switches to it${f.more}`;
 }
