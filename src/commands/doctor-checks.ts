@@ -9,7 +9,7 @@ import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../store/claude/config-dir
 import { isRegistryDirProblem, readRegistry } from '../store/claude/registry.js';
 import { configWords, projectClaudeConfig, type ProjectClaudeConfig } from '../store/claude/project-config.js';
 import { isDirectorySync, listDirSync } from '../io/safe-fs/index.js';
-import { alongsideWords, detectOmcInstall, refusalWords } from '../store/omc-install.js';
+import { alongsideWords, detectOmcInstall, missingPluginDirWords, refusalWords } from '../store/omc-install.js';
 import { npmGlobalPrefix } from '../store/npm-prefix.js';
 import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
 import { configCheck, oscChannelInUse } from './doctor-config.js';
@@ -84,7 +84,11 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null, pc?: Projec
     title: 'OMC install',
     // A file that decides the version and was refused may make the answer wrong: a warning that names it.
     // Two OMC plugins enabled: both Stop hooks run, which no one install's rules say alone.
-    status: omc.assumed || omc.refused.length > 0 || alongsideWords(omc) !== null ? 'warn' : 'ok',
+    // A plugin directory the registry names and that is not there: the version is the registry's word alone.
+    status:
+      omc.assumed || omc.refused.length > 0 || alongsideWords(omc) !== null || missingPluginDirWords(omc) !== null
+        ? 'warn'
+        : 'ok',
     summary: omc.version
       ? `oh-my-claudecode ${omc.version} (${omc.source}); reading state with ${[
           ...new Set([omc, ...(omc.alongside ?? [])].map((i) => i.rules)),
@@ -93,10 +97,12 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null, pc?: Projec
         `${omc.source} (OMC ${omc.rules})`,
     details: [
       ...omc.refused.map((r) => `not read: ${refusalWords(r)}`),
-      ...[alongsideWords(omc)].flatMap((w) => (w === null ? [] : [`warning: ${w}`])),
-      ...omc.candidates.map(
-        (c) => `found: ${c.version ?? 'unknown version'}${c.path ? ` at ${shownPath(c.path)}` : ''} (${c.source})`,
-      ),
+      ...[alongsideWords(omc), missingPluginDirWords(omc)].flatMap((w) => (w === null ? [] : [`warning: ${w}`])),
+      ...omc.candidates.map((c) => {
+        const gone = c.path !== '' && (omc.pluginDirMissing ?? []).includes(c.path);
+        const where = c.path ? ` ${gone ? 'named for' : 'at'} ${shownPath(c.path)}${gone ? ' (not there)' : ''}` : '';
+        return `found: ${c.version ?? 'unknown version'}${where} (${c.source})`;
+      }),
       ...(pc?.notes ?? []).map((n) => `note: ${n}`),
       // Where a global npm install was looked for: a prefix set where omc-top does not look is then plain to see.
       `npm global prefix: ${shownPath(npm.dir)} (from ${npm.from})`,

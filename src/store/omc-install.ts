@@ -23,7 +23,7 @@
  * more (its `--plugin-dir`) is judged by that, and only that session: `installForProcess`.
  */
 import path from 'node:path';
-import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
+import { isDirectorySync, readJsonSync, readTextSync } from '../io/safe-fs/index.js';
 import { CLAUDE_DIR_READ, findClaudeConfigDir, transcriptRel } from './claude/config-dir.js';
 import { TranscriptReader } from './claude/transcript-reader.js';
 import { projectClaudeConfig, type ProjectClaudeConfig } from './claude/project-config.js';
@@ -73,6 +73,12 @@ export interface OmcInstall {
    * (omc-kept.ts): this answer is that one, its source saying so. Unset: found by this look.
    */
   keptFrom?: OmcInstall;
+  /**
+   * The directories the plugin registry names for an enabled OMC plugin that are not there (the plugin cache cleared,
+   * a reinstall half done): the version is then the registry's word alone, and whether Claude Code loads the plugin
+   * at all is not known (missingPluginDirWords). Unset when there is none.
+   */
+  pluginDirMissing?: readonly string[];
 }
 
 export interface OmcFileRefusal {
@@ -236,6 +242,7 @@ export const installKey = (i: OmcInstall): string =>
     i.assumed,
     i.refused.map((r) => [r.path, r.why]),
     (i.alongside ?? []).map((a) => [a.version, a.source]),
+    i.pluginDirMissing ?? [],
   ]);
 
 /** Where this OMC was found, without the other enabled plugins the first one's source names too. */
@@ -256,6 +263,22 @@ export function alongsideWords(i: OmcInstall): string | null {
     `${i.alongside.length + 1} OMC plugins are enabled at once (${all}): Claude Code runs each one's Stop hook and ` +
     'any that blocks holds the agent, so each session is judged by every one of their rules (a block wins); ' +
     'disable all but one (claude plugin disable)'
+  );
+}
+
+/**
+ * The warning every surface gives when the registry names a plugin directory that is not there (doctor, the problem
+ * line), or null. What Claude Code 2.1.332 does then was not observed (the research has no run of it): it may not
+ * load the plugin, and then no OMC hook runs. omc-top keeps judging by the registry's version, and says so.
+ */
+export function missingPluginDirWords(i: OmcInstall): string | null {
+  const dirs = i.pluginDirMissing ?? [];
+  if (dirs.length === 0) return null;
+  return (
+    `Claude's plugin registry names ${dirs.map(shownPath).join(' and ')} for OMC, and it does not exist (the plugin ` +
+    'cache cleared, or a reinstall not finished): what Claude Code does then is not known to omc-top (it may not ' +
+    `load the plugin, and then no OMC hook runs); judged by the registry's version (${i.version ?? '?'}) meanwhile; ` +
+    'reinstall the plugin'
   );
 }
 
@@ -423,6 +446,7 @@ export function detectOmcInstall(opts: {
   }
   layers.push({ scope: 'user', map: enabledIn(readObj(config, 'settings.json', refused, CLAUDE_DIR_READ, reads)) });
   const decided = new Map<string, { on: boolean; scope: string }>();
+  const missingDirs: string[] = [];
   for (const l of layers) for (const [k, on] of l.map) if (!decided.has(k)) decided.set(k, { on, scope: l.scope });
   for (const [key, { on, scope }] of decided) {
     if (!on) continue;
@@ -433,6 +457,11 @@ export function detectOmcInstall(opts: {
         (typeof e.projectPath === 'string' && projectDir !== null && path.resolve(e.projectPath) === projectDir));
     const entry = entries.find((e) => here(e) && e?.scope === scope) ?? entries.find(here) ?? null;
     const installPath = typeof entry?.installPath === 'string' ? entry.installPath : null;
+    const absent =
+      installPath !== null &&
+      path.isAbsolute(installPath) &&
+      !memoized(reads, `dir\0${installPath}`, () => isDirectorySync(installPath));
+    if (absent) missingDirs.push(installPath);
     const version =
       (installPath && path.isAbsolute(installPath) ? versionAt(installPath, reads) : null) ??
       cleanVersion(entry?.version);
@@ -512,7 +541,10 @@ export function detectOmcInstall(opts: {
   if (override !== null) return installOf(override, '--omc-version', '--omc-version', listed, refused);
   const found = candidates.find((c) => c.version !== null);
   if (found) {
-    const install = installOf(found.version, found.source, found.tag, listed, refused);
+    const install = {
+      ...installOf(found.version, found.source, found.tag, listed, refused),
+      ...(found.tag === 'plugin' && missingDirs.length > 0 ? { pluginDirMissing: missingDirs } : {}),
+    };
     if (found.process) return { ...install, process: found.process };
     // Every enabled OMC plugin's hooks run, not only the first one named: the others judge beside it.
     const others = found.tag === 'plugin' ? candidates.filter((c) => c !== found && c.tag === 'plugin') : [];

@@ -8,7 +8,13 @@
 import path from 'node:path';
 import { shownPath } from '../../io/shown-path.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
-import { alongsideWords, makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
+import {
+  alongsideWords,
+  makeOmcInstall,
+  missingPluginDirWords,
+  type OmcInstall,
+  type RulesVersion,
+} from '../omc-install.js';
 import { GOALS_REL, type StopFacts } from '../verdict/index.js';
 import { VerdictBook, type GlobalRead } from './verdicts.js';
 import { listDirSync, notReadHere, readTextSync, statSync, type ReadFailureCode } from '../../io/safe-fs/index.js';
@@ -1052,7 +1058,11 @@ function refusalProblems(i: OmcInstall): readonly Problem[] {
   // Two OMC plugins enabled at once: both Stop hooks run (the verdicts take a block from either); said as a problem.
   const both = alongsideWords(i);
   const where = i.candidates.find((c) => c.source.startsWith('plugin '))?.path;
-  return both === null
-    ? refused
-    : [...refused, { path: where ? shownPath(where) : '', message: both, severity: 'warning' }];
+  const gone = missingPluginDirWords(i);
+  return [
+    ...refused,
+    ...(both === null ? [] : [{ path: where ? shownPath(where) : '', message: both, severity: 'warning' as const }]),
+    // The registry's plugin directory is not there: the path is in the words, the line names no one file.
+    ...(gone === null ? [] : [{ path: '', message: gone, severity: 'warning' as const }]),
+  ];
 }
