@@ -91,6 +91,17 @@ const QUOTA = z.object({
   project: z.string().max(1000),
   quota: z.object({ short: z.string().max(400), limited_until: z.string().max(40).nullable().optional() }).nullable(),
 });
+/** Where the watch there reads OMC's state, and whether it is there yet (`present: false`: waiting for it). */
+const ROOT = z.object({
+  v: z.literal(1),
+  type: z.literal('root'),
+  project: z.string().max(1000),
+  root: z.object({
+    path: z.string().max(4000),
+    present: z.boolean(),
+    problem: z.object({ message: z.string().max(2000) }).nullable(),
+  }),
+});
 /** A problem line of the project there (`kind` `problem`: a snapshot's `value`, a transition's `to`; null: gone). */
 const SEVERITY = z.enum(['error', 'warning', 'info']).nullable();
 const PROBLEM = z.object({
@@ -136,6 +147,8 @@ export type RemoteLine =
       message: string;
       severity: 'error' | 'warning' | 'info' | null;
     }
+  /** The `.omc` the watch there reads: `waiting` says why it is not there yet (or no longer); null while it is. */
+  | { kind: 'root'; project: string; waiting: string | null }
   | { kind: 'skip' }
   | { kind: 'bad'; problem: string };
 
@@ -177,6 +190,13 @@ export function parseRemoteLine(text: string): RemoteLine {
     const until = Date.parse(r.data.quota?.limited_until ?? '');
     const limitedUntilMs = short !== null && Number.isFinite(until) ? until : null;
     return { kind: 'quota', project: truncate(cleanLine(r.data.project), 120), short, limitedUntilMs };
+  }
+  if (head.data.type === 'root') {
+    const r = ROOT.safeParse(raw);
+    if (!r.success) return { kind: 'bad', problem: `bad root line (${why(r.error)})` };
+    const { path: at, present, problem } = r.data.root;
+    const waiting = present ? null : truncate(cleanLine(problem?.message || `${at} is not there`), 300);
+    return { kind: 'root', project: truncate(cleanLine(r.data.project), 120), waiting };
   }
   if ((head.data.type === 'snapshot' || head.data.type === 'transition') && head.data.kind === 'problem') {
     const r = PROBLEM.safeParse(raw);

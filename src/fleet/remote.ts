@@ -167,6 +167,8 @@ export class RemoteHost {
   pusher: RemotePusher = 'unknown';
   /** That machine's plan quota as its stream last said it (narrow words: no countdown to go stale), or null. */
   private quota: string | null = null;
+  /** The watch there has no `.omc` to read (not made yet, or gone): its words; null while it reads one. */
+  private rootWaiting: string | null = null;
   /** When the plan's rate limit there ends, as the same line said (epoch ms), or null. */
   private quotaLimitedUntilMs: number | null = null;
   /** The remote omc-top knows `--push-lease` (false once it said it does not: an older omc-top). */
@@ -204,6 +206,7 @@ export class RemoteHost {
     this.stderr = '';
     this.pusher = 'unknown';
     this.readyHere = false;
+    this.rootWaiting = null; // a connection says it again, before its ready, while it is so
     this.silentMessage = null;
     this.nextProblems = new Map();
     // A first connection's rows are shown as they come; a later one's replace the old at its `ready`.
@@ -296,6 +299,11 @@ export class RemoteHost {
     }
     if (l.kind === 'attention') return this.onAttention(l.open, l.acked);
     if (l.kind === 'problem') return this.onProblem(l);
+    if (l.kind === 'root') {
+      this.project = l.project;
+      this.rootWaiting = l.waiting;
+      return this.opts.onChange();
+    }
     if (l.kind === 'quota') {
       this.quota = l.short;
       this.quotaLimitedUntilMs = l.limitedUntilMs;
@@ -498,6 +506,12 @@ export class RemoteHost {
         tone = 'error';
         detail = down.why;
       }
+    }
+    // No `.omc` there yet (omc-top there waits for OMC to make one) or no longer: why the group has no rows.
+    if (this.rootWaiting !== null && !down) {
+      notes.push('waiting for .omc there');
+      if (tone === 'normal') tone = 'warn';
+      detail ??= this.rootWaiting;
     }
     // That machine's plan quota (its monitor header's words), as the project line's last note.
     if (this.quota !== null) notes.push(this.quota);

@@ -226,6 +226,33 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: scaled(120_
     }
   });
 
+  it('a host whose project has no .omc yet says it waits for one, then shows the loop OMC starts there', async () => {
+    const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
+    try {
+      const a = path.join(base, 'shop');
+      fs.mkdirSync(a, { recursive: true });
+      execFileSync('git', ['init', '-q', a]);
+      const app = await mountHosts([{ alias: 'boxa' }], [`boxa:${a}`]);
+      const header = () => app.lines().find((l) => l.includes(`@boxa:${a}`)) ?? '';
+      // omc-top there waits for OMC's root (it no longer exits): the group says why it has no rows.
+      await waitFor(() => header().includes('waiting for .omc there') || null, {
+        timeoutMs: 30_000,
+        what: `boxa waiting for its .omc\n${app.text()}`,
+      });
+      expect(header()).not.toContain('lost');
+      expect(remote!.groups()[0]?.detail).toBe(`${a}/.omc does not exist; waiting for it`);
+      const live = sessionId(906);
+      makeLive(path.join(a, '.omc'), live);
+      await waitFor(() => (app.text().includes(live.slice(0, 8)) && !header().includes('waiting')) || null, {
+        timeoutMs: 30_000,
+        what: `the loop there, and no waiting note\n${app.text()}`,
+      });
+      app.unmountOnly();
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it('shows the session-less state and a session directory named legacy as two rows; each cancel lands on its own file', async () => {
     const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
     try {
