@@ -21,6 +21,9 @@ export function endedByRecord(
   now: number,
 ): CancelRecord | null {
   if (rec === undefined || rec.notEnded.length > 0) return null;
+  // A cancel whose write failed, or that the Stop hook undid (settled "not taken"), did not end the loop: whatever
+  // ended it since is not omc-top's to name.
+  if (rec.failed || rec.settled?.word === 'not-taken') return null;
   if (modes !== null && !rec.modes.some((m) => modes.includes(m))) return null;
   return now - rec.requestedMs < SETTLED_SHOW_MS ? rec : null;
 }
