@@ -241,23 +241,35 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     });
     return on;
   };
+  /** Where the move under way goes (null: none): the root this watch is on, as far as the root wait is concerned. */
+  let movingTo: string | null = null;
   const moveTo = (found: RootResolution, next: OmcInstall, was: string, words: string) => {
-    moving = new Promise<void>((done) =>
-      setImmediate(() => {
-        void (async () => {
-          const old = current as OnRoot;
-          // Every line names the project as it is called now (renamed: the new name, from this root line on).
-          project = projectNameOf(found, shownBasename);
-          lines.project = project;
-          const absence = found.exists ? null : ({ code: 'missing' } as const);
-          state(rootLine(project, now(), { path: found.root, absence, message: words }, { was, words }) + '\n');
-          await old.stop('rows gone');
-          if (!closing) current = await start(found, next, false);
-          moving = null;
-          done();
-        })();
-      }),
+    movingTo = found.root;
+    // A move asked for while one is under way runs after it (the root wait can move twice in one look): never two
+    // stores started from the same old one.
+    const run: Promise<void> = (moving ?? Promise.resolve()).then(
+      () =>
+        new Promise<void>((done) =>
+          setImmediate(() => {
+            void (async () => {
+              const old = current as OnRoot;
+              // Every line names the project as it is called now (renamed: the new name, from this root line on).
+              project = projectNameOf(found, shownBasename);
+              lines.project = project;
+              const absence = found.exists ? null : ({ code: 'missing' } as const);
+              state(rootLine(project, now(), { path: found.root, absence, message: words }, { was, words }) + '\n');
+              await old.stop('rows gone');
+              if (!closing) current = await start(found, next, false);
+              if (moving === run) {
+                moving = null;
+                movingTo = null;
+              }
+              done();
+            })();
+          }),
+        ),
     );
+    moving = run;
   };
   current = await start(res, omc, true);
   // Started before OMC made any root: the rule is followed as the monitor follows it (store/root-wait.ts), each move
@@ -267,10 +279,12 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     cwd,
     home: homeDir(),
     again: () => rootFor(current?.store.omc ?? omc),
-    watching: () => (closing || moving || current === null ? null : current.at.root),
+    // While a move runs (async here: the old store closes first), the root this watch is going to: a look that
+    // lands then is the wait's own, not "another root chosen", and the waiting goes on.
+    watching: () => (closing || current === null ? null : (movingTo ?? current.at.root)),
     move: (next, words) => {
       const on = current as OnRoot;
-      moveTo(next, on.store.omc ?? omc, on.at.root, words);
+      moveTo(next, on.store.omc ?? omc, movingTo ?? on.at.root, words);
     },
   });
   await stopped;

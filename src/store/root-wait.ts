@@ -68,6 +68,8 @@ export function waitForRoot(w: RootWait): (() => void) | null {
       const check = w.again();
       if (check.root === waited.root && !check.exists) return;
       stop();
+      // The move just asked for may have been taken over by another (an OMC upgrade followed): that root's now.
+      if (w.watching() !== waited.root) return;
       next = check;
     }
   };
