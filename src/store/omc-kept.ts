@@ -21,6 +21,8 @@ export function keepLastGood(found: OmcInstall, current: OmcInstall): OmcInstall
   // Nothing to keep: a guess, a pinned what-if, or an answer a live process decided (gone: looked for afresh).
   if (good.assumed || good.version === null || good.process !== undefined) return found;
   if (good.sourceTag === '--omc-version' || good.sourceTag === 'env') return found;
+  // A live Claude's --plugin-dir decides over every file: found so, no file's state can stand against it.
+  if (found.process !== undefined || found.sourceTag === '--plugin-dir') return found;
   const before = new Set(good.refused.map((r) => r.path));
   const newlyRefused = found.refused.filter((r) => !before.has(r.path));
   if (newlyRefused.length === 0) return found;

@@ -129,3 +129,30 @@ describe('a file that decides the OMC version goes bad under a running monitor',
     expect(m.said).toEqual(['OMC ? (5.5.0 rules assumed) now (was 4.4.4): verdicts re-judged']);
   });
 });
+
+describe('the last good version and a live --plugin-dir', () => {
+  it('a look that finds a live Claude with --plugin-dir takes it, even while a settings file is refused', async () => {
+    const { keepLastGood } = await import('../../src/store/omc-kept.js');
+    type Install = Parameters<typeof keepLastGood>[0];
+    const good = {
+      version: '4.4.4',
+      assumed: false,
+      source: 'OMC 4.4.4 from plugin oh-my-claudecode@omc (enabled in user settings)',
+      sourceTag: 'plugin',
+      refused: [],
+    } as unknown as Install;
+    const refused = [{ path: '/home/u/.claude/settings.json', why: 'is not JSON' }];
+    const fromProcess = {
+      version: '5.5.0',
+      assumed: false,
+      source: 'OMC 5.5.0 from claude --plugin-dir /src/omc (pid 77)',
+      sourceTag: '--plugin-dir',
+      process: { pid: 77, dir: '/src/omc' },
+      refused,
+    } as unknown as Install;
+    expect(keepLastGood(fromProcess, good)).toBe(fromProcess);
+    // The same look with no process decides by the files: the refused one keeps the last good answer.
+    const fromFiles = { ...fromProcess, sourceTag: 'none', process: undefined, version: null, assumed: true };
+    expect(keepLastGood(fromFiles as Install, good).version).toBe('4.4.4');
+  });
+});
