@@ -40,7 +40,8 @@ describe('c and p with no .omc yet', () => {
     expect(footer()).not.toMatch(/\bc cancel\b/);
     expect(footer()).not.toMatch(/\bp pause\b/);
 
-    const why = (verb: string) => `${verb}: no .omc yet (waiting for ${shownPath(root)}): no OMC loop to ${verb}`;
+    // In the footer's and the problem line's words (the root not made yet, or gone and waited for).
+    const why = (verb: string) => `${verb}: ${shownPath(root)} does not exist; waiting for it: no OMC loop to ${verb}`;
     a.send('c');
     await a.waitForText(why('cancel'));
     expect(a.text()).not.toMatch(/y yes/);
@@ -52,8 +53,8 @@ describe('c and p with no .omc yet', () => {
     // ? names the reason beside each key.
     a.send('?');
     await a.waitForText('omc-top keys');
-    await a.waitForText('(not now: cancel: no .omc yet');
-    await a.waitForText('(not now: pause: no .omc yet');
+    await a.waitForText('(not now: cancel: ');
+    await a.waitForText('(not now: pause: ');
     a.send('\u001b');
     await a.waitForText('No sessions yet');
 
