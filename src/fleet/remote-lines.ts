@@ -99,7 +99,7 @@ const ROOT = z.object({
   root: z.object({
     path: z.string().max(4000),
     present: z.boolean(),
-    problem: z.object({ message: z.string().max(2000) }).nullable(),
+    problem: z.object({ message: z.string().max(16_000) }).nullable(),
   }),
 });
 /** A problem line of the project there (`kind` `problem`: a snapshot's `value`, a transition's `to`; null: gone). */

@@ -23,7 +23,7 @@
  * more (its `--plugin-dir`) is judged by that, and only that session: `installForProcess`.
  */
 import path from 'node:path';
-import { isDirectorySync, readJsonSync, readTextSync } from '../io/safe-fs/index.js';
+import { nothingAtSync, readJsonSync, readTextSync } from '../io/safe-fs/index.js';
 import { CLAUDE_DIR_READ, findClaudeConfigDir, transcriptRel } from './claude/config-dir.js';
 import { TranscriptReader } from './claude/transcript-reader.js';
 import { projectClaudeConfig, type ProjectClaudeConfig } from './claude/project-config.js';
@@ -460,7 +460,7 @@ export function detectOmcInstall(opts: {
     const absent =
       installPath !== null &&
       path.isAbsolute(installPath) &&
-      !memoized(reads, `dir\0${installPath}`, () => isDirectorySync(installPath));
+      memoized(reads, `gone\0${installPath}`, () => nothingAtSync(installPath));
     if (absent) missingDirs.push(installPath);
     const version =
       (installPath && path.isAbsolute(installPath) ? versionAt(installPath, reads) : null) ??

@@ -118,6 +118,18 @@ export function isMissingSync(root: string, rel: string): boolean {
  * link); false for anything else or when it cannot be looked at. One stat, opens nothing: the question every root
  * rule asks before it looks inside.
  */
+/**
+ * Whether nothing is at `p` (ENOENT, or a file where a directory on the way should be): a path that could not be
+ * looked at (EACCES on a directory above it) is not said to be missing.
+ */
+export function nothingAtSync(p: string): boolean {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false }) === undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOTDIR';
+  }
+}
+
 export function isDirectorySync(p: string): boolean {
   try {
     return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
