@@ -114,10 +114,8 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['needs you: N', 'header, title, status --tmux: conditions that need your hand now and are not acknowledged (a)'],
   ['$0.0110 est.', 'an estimated cost: only for a model whose price is known (built in, or prices in the config file)'],
   ['n more above / below', 'the list goes on: scroll with j/k, PgUp/PgDn, g/G or the mouse wheel'],
-  [
-    'live / polling / POLLING / NO .omc',
-    'footer: the file watcher works / polling every 1 s, as --poll asks / fell back to polling (the problem line says why) / the .omc directory is not there (not yet, or gone)',
-  ],
+  ['polling / POLLING', 'footer: polling every 1 s, as --poll asks / fell back to polling (the problem line says why)'],
+  ['live / NO .omc', 'footer: the file watcher works / the .omc directory is not there (not yet, or gone)'],
 ];
 
 const contIf = (more: boolean): { cont?: true } => (more ? { cont: true } : {});

@@ -46,7 +46,7 @@ describe('the pane kit', () => {
     await a.waitForText('omc-top keys');
     await a.press('G');
     // The last line of the legend, with the scroll marker above it.
-    await a.waitForText('polling / the .omc directory is not there');
+    await a.waitForText('not there (not yet, or gone)');
     expect(a.text()).toMatch(/↑ \d+ more above/);
     expect(a.text()).not.toContain('more below');
     await a.press('q');
@@ -58,7 +58,7 @@ describe('the pane kit', () => {
     await a.press('?');
     await a.waitForText('omc-top keys');
     await a.press('G');
-    const end = 'polling / the .omc directory is not there';
+    const end = 'not there (not yet, or gone)';
     await a.waitForText(end);
     for (const [columns, rows] of [
       [120, 40],
