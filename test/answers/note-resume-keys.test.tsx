@@ -17,6 +17,7 @@ import { OmcStore } from '../../src/store/store.js';
 import { KEY, mountStore } from '../helpers/mount-app.js';
 import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const S = SESSION.ralph;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -238,33 +239,42 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose 
     const windows = tmux('list-windows', '-F', '#{window_name}\t#{pane_current_path}').stdout;
     expect(windows).toContain(`resume-88727f43\t${fs.realpathSync(dir)}`);
   });
-  it('a window that closes at once (its claude not found) is said at once, with its exit status and what it ran; it is not pointed to', async () => {
-    const { mount, tmux } = await resumeScene((dir) => dir, 'omc-top-no-such-claude');
-    const a = mount();
-    await a.ready;
-    await a.waitForText(/r resume/);
-    await a.step('r');
-    await a.waitForText(`Resume session 88727f43 in a new tmux window?`);
-    await a.step('y');
-    // Seconds, not the 2 minutes a window that stays open without a registration is given: the window is looked at
-    // once a second, three tmux calls a look, so a loaded machine takes more than the default wait (a clean-clone run
-    // timed out at 5 s).
-    await waitFor(() => /✗ resume: the window closed \(exit 127: omc-top-no-such-claude not found\?\)/.test(a.text()), {
-      timeoutMs: 30_000,
-      what: "the window's end said",
-    });
-    // The whole message, in the message log (its lines joined where they wrap).
-    a.send('M');
-    const log = () => a.lines().join(' ');
-    await waitFor(() => /it said: .*omc-top-no-such-claude.*not found/.test(log()), {
-      timeoutMs: 20_000,
-      what: 'what the window said',
-    });
-    expect(log()).toMatch(/it ran: omc-top-no-such-claude --resume 88727f43-cac5-4a42-a0b2-95e28cf65511 'Continue/);
-    expect(log()).not.toMatch(/see its window/);
-    // The dead window was closed: nothing is left that says only "Pane is dead".
-    expect(tmux('list-windows', '-F', '#{window_name}').stdout).not.toContain('resume-88727f43');
-  });
+  // Its two waits (30 + 20 s, scaled) sit over the suite's 30 s default: the test's limit is theirs, so a slow look
+  // fails with what was not seen (a clean-clone run at load 4 ran into the default at 36 s, saying nothing).
+  it(
+    'a window that closes at once (its claude not found) is said at once, with its exit status and what it ran; it is not pointed to',
+    { timeout: scaled(90_000) },
+    async () => {
+      const { mount, tmux } = await resumeScene((dir) => dir, 'omc-top-no-such-claude');
+      const a = mount();
+      await a.ready;
+      await a.waitForText(/r resume/);
+      await a.step('r');
+      await a.waitForText(`Resume session 88727f43 in a new tmux window?`);
+      await a.step('y');
+      // Seconds, not the 2 minutes a window that stays open without a registration is given: the window is looked at
+      // once a second, three tmux calls a look, so a loaded machine takes more than the default wait (a clean-clone run
+      // timed out at 5 s).
+      await waitFor(
+        () => /✗ resume: the window closed \(exit 127: omc-top-no-such-claude not found\?\)/.test(a.text()),
+        {
+          timeoutMs: 30_000,
+          what: "the window's end said",
+        },
+      );
+      // The whole message, in the message log (its lines joined where they wrap).
+      a.send('M');
+      const log = () => a.lines().join(' ');
+      await waitFor(() => /it said: .*omc-top-no-such-claude.*not found/.test(log()), {
+        timeoutMs: 20_000,
+        what: 'what the window said',
+      });
+      expect(log()).toMatch(/it ran: omc-top-no-such-claude --resume 88727f43-cac5-4a42-a0b2-95e28cf65511 'Continue/);
+      expect(log()).not.toMatch(/see its window/);
+      // The dead window was closed: nothing is left that says only "Pane is dead".
+      expect(tmux('list-windows', '-F', '#{window_name}').stdout).not.toContain('resume-88727f43');
+    },
+  );
 });
 
 describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('m with no inbox socket: typing the note into the pane', () => {
