@@ -255,13 +255,18 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose 
       // Seconds, not the 2 minutes a window that stays open without a registration is given: the window is looked at
       // once a second, three tmux calls a look, so a loaded machine takes more than the default wait (a clean-clone run
       // timed out at 5 s).
+      // Said whole when it fails (two clean-clone runs timed out here, never a run alone): the screen, and what tmux
+      // still has of the window.
       await waitFor(
         () => /✗ resume: the window closed \(exit 127: omc-top-no-such-claude not found\?\)/.test(a.text()),
         {
           timeoutMs: 30_000,
           what: "the window's end said",
         },
-      );
+      ).catch((e: Error) => {
+        const windows = tmux('list-windows', '-F', '#{window_name} dead=#{pane_dead} status=#{pane_dead_status}');
+        throw new Error(`${e.message}\n${a.text()}\ntmux windows: ${windows.stdout}${windows.stderr}`);
+      });
       // The whole message, in the message log (its lines joined where they wrap).
       a.send('M');
       const log = () => a.lines().join(' ');
