@@ -193,6 +193,9 @@ function tmuxOnce(socket: string, args: string[], done: (out: string | null, err
  * window is closed, so nothing points the user to a window that only says "Pane is dead". A pane tmux no longer
  * knows (its command ended well, or the user closed it; the server gone) ended with a status not known.
  */
+/** Dead panes seen once with nothing on them (resumeWindowEnd): the next look takes them as they are. */
+const silentOnce = new Set<string>();
+
 export function resumeWindowEnd(socket: string, pane: string, done: (end: ResumeWindowEnd | null) => void): void {
   tmuxOnce(socket, ['list-panes', '-t', pane, '-F', '#{pane_dead} #{pane_dead_status}'], (out, err) => {
     if (out === null) {
@@ -208,6 +211,15 @@ export function resumeWindowEnd(socket: string, pane: string, done: (end: Resume
     tmuxOnce(socket, ['capture-pane', '-p', '-J', '-S', '-200', '-t', pane], (text) => {
       const lines = (text ?? '').split('\n').map((l) => cleanLine(l).trim());
       const said = lines.filter((l) => l !== '' && !/^Pane is dead/.test(l));
+      // tmux can mark the pane dead (its status read) before it has read the command's last words from the pty: a dead
+      // pane that shows nothing is looked at once more, at the next look, before it is taken as silent.
+      const key = `${socket}\u0000${pane}`;
+      if (said.length === 0 && !silentOnce.has(key)) {
+        silentOnce.add(key);
+        done(null);
+        return;
+      }
+      silentOnce.delete(key);
       tmuxOnce(socket, ['kill-window', '-t', pane], () =>
         done({ status: status && /^\d+$/.test(status) ? Number(status) : null, lastLine: said.at(-1) ?? null }),
       );
