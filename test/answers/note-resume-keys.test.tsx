@@ -273,6 +273,8 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose 
       await waitFor(() => /it said: .*omc-top-no-such-claude.*not found/.test(log()), {
         timeoutMs: 20_000,
         what: 'what the window said',
+      }).catch((e: Error) => {
+        throw new Error(`${e.message}\n${log()}`);
       });
       expect(log()).toMatch(/it ran: omc-top-no-such-claude --resume 88727f43-cac5-4a42-a0b2-95e28cf65511 'Continue/);
       expect(log()).not.toMatch(/see its window/);

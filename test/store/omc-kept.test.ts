@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { omcJson } from '../../src/feeds/omc-json.js';
 import { detectOmcInstall } from '../../src/store/omc-install.js';
 import { omcLabel } from '../../src/store/omc-label.js';
+import { keepLastGood } from '../../src/store/omc-kept.js';
 import { OmcStore } from '../../src/store/store.js';
 import { headerFrame } from '../helpers/header-frame.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
@@ -131,8 +132,7 @@ describe('a file that decides the OMC version goes bad under a running monitor',
 });
 
 describe('the last good version and a live --plugin-dir', () => {
-  it('a look that finds a live Claude with --plugin-dir takes it, even while a settings file is refused', async () => {
-    const { keepLastGood } = await import('../../src/store/omc-kept.js');
+  it('a look that finds a live Claude with --plugin-dir takes it, even while a settings file is refused', () => {
     type Install = Parameters<typeof keepLastGood>[0];
     const good = {
       version: '4.4.4',

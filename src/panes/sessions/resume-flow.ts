@@ -140,6 +140,7 @@ function watchResume(
   // closed, never pointed to.
   let expired = false;
   let looking = false;
+  const seen = { lookedAgain: false };
   const look = () => {
     if (looking || done) return;
     if (w.pane === null) {
@@ -147,10 +148,12 @@ function watchResume(
       return;
     }
     looking = true;
-    resumeWindowEnd(w.socket, w.pane, (end) => {
+    const leftBefore = seen.lookedAgain;
+    resumeWindowEnd(w.socket, w.pane, seen, (end) => {
       looking = false;
       if (end) closed(end);
-      else if (expired) finish(timedOut(short, w.window), 'error');
+      // A dead pane left for one more look is not a window to point to: the next look says how it ended.
+      else if (expired && seen.lookedAgain === leftBefore) finish(timedOut(short, w.window), 'error');
     });
   };
   const looks = setInterval(look, RESUME_LOOK_MS);

@@ -191,12 +191,17 @@ function tmuxOnce(socket: string, args: string[], done: (out: string | null, err
  * Looks once at the resume's pane: `done(null)` while its command runs (or when tmux could not be asked); its end
  * otherwise. A failed command's pane stays (remain-on-exit failed): its status and last line are read, then its
  * window is closed, so nothing points the user to a window that only says "Pane is dead". A pane tmux no longer
- * knows (its command ended well, or the user closed it; the server gone) ended with a status not known.
+ * knows (its command ended well, or the user closed it; the server gone) ended with a status not known. tmux can
+ * mark a pane dead before it has read the command's last words from the pty, or before its exit status is known: a
+ * dead pane missing either is left for the next look (`seen`), once, before it is taken as it is.
  */
-/** Dead panes seen once with nothing on them (resumeWindowEnd): the next look takes them as they are. */
-const silentOnce = new Set<string>();
-
-export function resumeWindowEnd(socket: string, pane: string, done: (end: ResumeWindowEnd | null) => void): void {
+export function resumeWindowEnd(
+  socket: string,
+  pane: string,
+  /** The watch's own memory across its looks: whether this dead pane was already left for one more look. */
+  seen: { lookedAgain: boolean },
+  done: (end: ResumeWindowEnd | null) => void,
+): void {
   tmuxOnce(socket, ['list-panes', '-t', pane, '-F', '#{pane_dead} #{pane_dead_status}'], (out, err) => {
     if (out === null) {
       done(/can't find|no server running|error connecting/i.test(err) ? { status: null, lastLine: null } : null);
@@ -211,15 +216,13 @@ export function resumeWindowEnd(socket: string, pane: string, done: (end: Resume
     tmuxOnce(socket, ['capture-pane', '-p', '-J', '-S', '-200', '-t', pane], (text) => {
       const lines = (text ?? '').split('\n').map((l) => cleanLine(l).trim());
       const said = lines.filter((l) => l !== '' && !/^Pane is dead/.test(l));
-      // tmux can mark the pane dead (its status read) before it has read the command's last words from the pty: a dead
-      // pane that shows nothing is looked at once more, at the next look, before it is taken as silent.
-      const key = `${socket}\u0000${pane}`;
-      if (said.length === 0 && !silentOnce.has(key)) {
-        silentOnce.add(key);
+      // Dead before tmux has it all: no words yet, or no exit status yet (both seen in runs on a loaded machine).
+      const whole = said.length > 0 && status !== undefined && /^\d+$/.test(status);
+      if (!whole && !seen.lookedAgain) {
+        seen.lookedAgain = true;
         done(null);
         return;
       }
-      silentOnce.delete(key);
       tmuxOnce(socket, ['kill-window', '-t', pane], () =>
         done({ status: status && /^\d+$/.test(status) ? Number(status) : null, lastLine: said.at(-1) ?? null }),
       );
