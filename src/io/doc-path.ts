@@ -1,36 +1,55 @@
 /**
  * One of omc-top's own docs, named to the user where it can be opened: `docs/reach.md` means nothing in the project
  * directory the user runs omc-top in, so every help text, doctor line and screen names the file the package ships
- * (package.json "files": docs/*.md beside dist/), found from the running bundle's own location. Under $HOME it is
- * written `~/…` (shorter at 80 columns, and a shell still opens it); the rest of the path is shown as shownPath shows
- * any path (an install directory holding a control byte names it, never writes it to the terminal).
+ * (package.json "files": docs/*.md), in the package the running code belongs to. Under $HOME it is written `~/…`
+ * (shorter at 80 columns, and a shell still opens it); the rest of the path is shown as shownPath shows any path (an
+ * install directory holding a control byte names it, never writes it to the terminal).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { homeDir } from './home-dir.js';
 import { shownPath } from './shown-path.js';
+import { readJsonSync, statSync } from './safe-fs/index.js';
 
-/** The docs the package ships that a message names (test/unit/doc-path.test.ts checks package.json lists each). */
+/** The docs the package ships that a message names (test/commands/doc-paths.test.ts checks package.json lists each). */
 export type DocName = 'answering.md' | 'attention.md' | 'fleet.md' | 'reach.md' | 'scripting.md';
 
+/** package.json is a few KB; a bigger one at some level above the bundle is not omc-top's. */
+const PACKAGE_JSON_MAX_BYTES = 256 * 1024;
+
 /**
- * The package's directory: the parent of dist/ for the bundles (dist/*.mjs, the installed package), the repository
- * when run from source (this file is src/io/doc-path.ts: tests, tsx).
+ * The package directory the running code belongs to: the nearest directory at or above this module holding a
+ * package.json named "omc-top" (dist/.. for the installed bundles, the repository when run from source). Looked up,
+ * not assumed from the layout: a bundle copied or loaded from elsewhere has no omc-top package above it, and then no
+ * directory is named at all (null) rather than a wrong one. Read through the safe read path, once per process.
  */
-function packageDir(): string {
-  let here: string;
+function findPackageDir(): string | null {
+  let dir: string;
   try {
-    here = path.dirname(fileURLToPath(import.meta.url));
+    dir = path.dirname(fileURLToPath(import.meta.url));
   } catch {
-    // Not a file URL (a bundle loaded some other way): the working copy's layout is the best guess left.
-    return path.resolve('.');
+    return null; // not a file URL (a bundle loaded some other way): nothing to look up from
   }
-  return path.basename(here) === 'dist' ? path.dirname(here) : path.resolve(here, '..', '..');
+  for (;;) {
+    const r = readJsonSync(dir, 'package.json', PACKAGE_JSON_MAX_BYTES);
+    if (r.ok && (r.value as { name?: unknown } | null)?.name === 'omc-top') return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
 }
 
-/** The installed doc `name` as the user can open it: `~/…/omc-top/docs/reach.md`, or its absolute path. */
+let packageDir: string | null | undefined;
+
+/**
+ * The installed doc `name` as the user can open it: `~/…/omc-top/docs/reach.md`, or its absolute path. When omc-top's
+ * package (or that doc in it) is not found from where the code runs: `omc-top's docs/reach.md`, which names the doc
+ * and whose it is without pointing at a path that is not there.
+ */
 export function docPath(name: DocName, home: string = homeDir()): string {
-  const full = path.join(packageDir(), 'docs', name);
+  if (packageDir === undefined) packageDir = findPackageDir();
+  if (packageDir === null || !statSync(packageDir, path.join('docs', name))?.isFile()) return `omc-top's docs/${name}`;
+  const full = path.join(packageDir, 'docs', name);
   const underHome = home !== '/' && full.startsWith(home.endsWith('/') ? home : `${home}/`);
   return shownPath(underHome ? `~/${path.relative(home, full)}` : full);
 }

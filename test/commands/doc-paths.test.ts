@@ -76,4 +76,33 @@ describe('docs named to the user', () => {
       fs.rmSync(project, { recursive: true, force: true });
     }
   });
+
+  it("bundles loaded from outside omc-top's package name no path: the doc is said as omc-top's, not a wrong file", () => {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-docs-elsewhere-'));
+    try {
+      // The bundles copied together (fleet.md's manual install), once into a `dist/` of another package that has
+      // a docs/answering.md of its own, once into a bare directory with no package above it.
+      const other = path.join(scratch, 'other');
+      fs.mkdirSync(path.join(other, 'docs'), { recursive: true });
+      fs.writeFileSync(path.join(other, 'package.json'), JSON.stringify({ name: 'other', version: '1.0.0' }));
+      fs.writeFileSync(path.join(other, 'docs', 'answering.md'), 'not omc-top\n');
+      for (const dest of [path.join(other, 'dist'), path.join(scratch, 'bare')]) {
+        fs.mkdirSync(dest);
+        for (const f of fs.readdirSync(path.dirname(BIN)).filter((n) => n.endsWith('.mjs')))
+          fs.copyFileSync(path.join(path.dirname(BIN), f), path.join(dest, f));
+        const r = spawnSync(process.execPath, [path.join(dest, 'omc-top.mjs'), 'hooks', '--help'], {
+          cwd: scratch,
+          env: { ...process.env, NO_COLOR: '1', HOME: scratch },
+          encoding: 'utf8',
+          timeout: scaled(60_000),
+        });
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stdout, dest).toContain("See omc-top's docs/answering.md.");
+        // No path to a doc anywhere: neither the other package's docs/ nor one guessed from the bundle's place.
+        expect(r.stdout, dest).not.toMatch(/\/docs\//);
+      }
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
 });

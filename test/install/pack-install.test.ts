@@ -240,6 +240,26 @@ describe('installed from the tarball', () => {
       expect(r.status).toBe(0);
     },
   );
+
+  it('the docs --help and doctor name are files of the installed package, by their full path', { timeout: BIG }, () => {
+    const installed = path.join(prefix(), 'lib', 'node_modules', 'omc-top');
+    // A project whose Claude settings have no omc-top hook: doctor's hook line names answering.md.
+    const said = [
+      ok(isolated(bin(), ['hooks', '--help'])),
+      ok(isolated(bin(), ['serve', '--help'])),
+      isolated(bin(), ['doctor', '--cwd', project], { CLAUDE_CONFIG_DIR: claudeDir, NO_COLOR: '1' }).stdout,
+    ].join('\n');
+    const docs = [...said.matchAll(/(?:^|[\s(])((?:~|\/)[^\s()]*\/docs\/[a-z-]+\.md)/g)].map((m) => m[1] as string);
+    expect(docs).toEqual(
+      expect.arrayContaining([path.join(installed, 'docs', 'answering.md'), path.join(installed, 'docs', 'reach.md')]),
+    );
+    // The prefix is not under the scratch $HOME, so each is written whole; each is there to open.
+    for (const d of docs) {
+      expect(path.dirname(d), d).toBe(path.join(installed, 'docs'));
+      expect(fs.statSync(d).isFile(), d).toBe(true);
+    }
+    expect(said).not.toMatch(/(^|[\s(])docs\//m);
+  });
 });
 
 describe('npx --package <tarball>', () => {
