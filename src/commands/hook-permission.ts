@@ -116,9 +116,7 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
         dir,
         `${RECEIPTS}/${req.id}.json`,
         JSON.stringify({ v: 1, id: req.id, outcome, detail, at: deps.now() }),
-        {
-          mkdir: true,
-        },
+        { mkdir: 'private' },
       );
     } catch {
       /* the receipt only informs the monitor */
@@ -141,7 +139,7 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
     };
   try {
     ensureOwnDir(dir);
-    atomicWriteSync(dir, reqRel, text, { mkdir: true });
+    atomicWriteSync(dir, reqRel, text, { mkdir: 'private' });
   } catch {
     return { outcome: 'ignored', detail: 'cannot write to the state directory', id: null };
   }

@@ -104,7 +104,7 @@ describe('a session directory swapped for a symlink to outside, in a loop, by an
         await attempt(() => atomicWriteSync(root, rel('cancel-signal-state.json'), `{"trial":${i}}\n`));
         await attempt(() => atomicWriteSync(root, rel('victim.json'), `{"trial":${i}}\n`));
         await attempt(() => unlinkUnder(root, rel('victim.json')));
-        await attempt(() => ensureDirUnder(root, rel(`workers/w${i % 3}`)));
+        await attempt(() => ensureDirUnder(root, rel(`workers/w${i % 3}`), 'shared'));
         await attempt(async () =>
           (await acquireStateLock(root, rel('ralph-state.json'), { attempts: 2, retryMs: 1 })).release(),
         );

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   atomicWriteSync,
+  ensureDirUnder,
   isMissingSync,
   listDirSync,
   readJsonSync,
@@ -129,10 +130,24 @@ describe('a file whose name is not UTF-8, read by its bytes', () => {
 
 describe('atomic writes never leave the root', () => {
   it('writes pretty bytes with OMC temp naming and mode 0600, leaving no temp behind', () => {
-    atomicWriteSync(root, 'state/x.json', '{\n  "a": 1\n}', { mkdir: true });
+    atomicWriteSync(root, 'state/x.json', '{\n  "a": 1\n}', { mkdir: 'shared' });
     expect(fs.readFileSync(path.join(root, 'state', 'x.json'), 'utf8')).toBe('{\n  "a": 1\n}');
     expect(fs.statSync(path.join(root, 'state', 'x.json')).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(path.join(root, 'state'))).toEqual(['x.json']);
+  });
+
+  it("makes a missing level 0700 when it is omc-top's own, and 0777 less the umask when it is OMC's", () => {
+    const before = process.umask(0o002); // a umask that keeps group write: the two modes differ in every bit group
+    try {
+      ensureDirUnder(root, 'own/requests', 'private');
+      atomicWriteSync(root, 'state/sessions/s1/x.json', '{}', { mkdir: 'shared' });
+    } finally {
+      process.umask(before);
+    }
+    const mode = (rel: string) => fs.statSync(path.join(root, rel)).mode & 0o777;
+    expect([mode('own'), mode('own/requests')]).toEqual([0o700, 0o700]);
+    expect([mode('state'), mode('state/sessions'), mode('state/sessions/s1')]).toEqual([0o775, 0o775, 0o775]);
+    expect(mode('state/sessions/s1/x.json')).toBe(0o600);
   });
 
   it('gives the file the permission bits it is asked for (a file it rewrites but does not own), never setuid', () => {

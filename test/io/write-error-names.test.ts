@@ -20,7 +20,7 @@ describe('a contained write that fails while making its directories', () => {
     const level = 'a'.repeat(300); // too long a name for any filesystem: the walk's open or mkdir fails on it
     let err: NodeJS.ErrnoException | null = null;
     try {
-      atomicWriteSync(root, `${level}/f.json`, 'x', { mkdir: true });
+      atomicWriteSync(root, `${level}/f.json`, 'x', { mkdir: 'shared' });
     } catch (e) {
       err = e as NodeJS.ErrnoException;
     }

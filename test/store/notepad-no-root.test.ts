@@ -3,13 +3,16 @@
  * the root first (5.5.0's initNotepad: a `mkdir -p`), so omc-top's save does the same, and OMC's reader then finds
  * the entry. A root that cannot be made is refused with words that do not claim it once was there.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { describeWriteError } from '../../src/io/safe-fs/index.js';
 import { makeProject, type TempProject } from '../helpers/fixtures.js';
-import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
+import { loadOmcNotepad, OMC_NOTEPAD_MODULE, type OmcNotepad } from '../helpers/omc-notepad.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let omc: OmcNotepad;
 let made: TempProject[] = [];
@@ -42,6 +45,33 @@ describe('the notepad of a project with no .omc yet', () => {
     const out = await d.save({ kind: 'add', section: 'manual', body: 'hello from the first hour' }, null);
     expect(out.kind).toBe('saved');
     expect(omc.getManualSection(p.dir)).toContain('hello from the first hour');
+  });
+
+  it("the .omc omc-top's save makes has the mode OMC's own writer gives it under the same umask", async () => {
+    const mode = (p: TempProject) => fs.statSync(p.root).mode & 0o777;
+    // The usual umask, and one that keeps group write (a shared checkout): neither gives a 0700 directory.
+    for (const umask of [0o022, 0o002]) {
+      // OMC 5.5.0's addManualEntry (initNotepad's mkdir of the root) in its own process, under this umask.
+      const theirs = bareProject();
+      const script = `process.umask(${umask}); const m = await import(${JSON.stringify(pathToFileURL(OMC_NOTEPAD_MODULE).href)}); process.exit(m.addManualEntry(process.argv[1], 'theirs') ? 0 : 1);`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, theirs.dir], {
+        encoding: 'utf8',
+        timeout: scaled(30_000),
+      });
+      expect(r.status, r.stderr).toBe(0);
+      // omc-top's save of the first note, in this process under the same umask.
+      const ours = bareProject();
+      const before = process.umask(umask);
+      let out;
+      try {
+        out = await new NotepadDomain({ root: ours.root }).save({ kind: 'add', section: 'manual', body: 'ours' }, null);
+      } finally {
+        process.umask(before);
+      }
+      expect(out.kind).toBe('saved');
+      expect(mode(ours).toString(8), `umask ${umask.toString(8)}`).toBe(mode(theirs).toString(8));
+      expect(mode(ours)).toBe(0o777 & ~umask);
+    }
   });
 
   it('a root that was there and went (rm -rf .omc) is not made again: the save says it is not there', async () => {

@@ -130,12 +130,21 @@ function named(e: unknown, procPath: string, realPath: string): unknown {
 }
 
 /**
+ * Whose a directory level made by a contained write is, which decides its mode. 'private': omc-top's own (its state
+ * directory's requests, answers, receipts), 0700 so no other user reads them. 'shared': a level in a tree another
+ * program owns (a project's `.omc` and the levels under it, its `.claude`): made 0777 less the umask, as OMC's own
+ * `mkdirSync(dir, { recursive: true })` makes it, so it is the directory OMC would have made there.
+ */
+export type NewDirMode = 'private' | 'shared';
+const MKDIR_MODE: Record<NewDirMode, number> = { private: 0o700, shared: 0o777 };
+
+/**
  * Opens `relDir` under root without following any symlink on the way, except
  * one that resolves inside the real root (then the walk restarts along its real
- * path). `create` makes missing levels (mode 0700), each inside the level just
+ * path). `create` makes missing levels (with that mode, see NewDirMode), each inside the level just
  * opened. Throws OutsideRootError for a way out, ENOENT / ENOTDIR otherwise.
  */
-export function openDirUnder(root: string, relDir: string, opts: { create?: boolean } = {}): ContainedDir {
+export function openDirUnder(root: string, relDir: string, opts: { create?: NewDirMode } = {}): ContainedDir {
   const abs = resolveUnder(root, relDir);
   let rr: string;
   try {
@@ -161,7 +170,7 @@ export function openDirUnder(root: string, relDir: string, opts: { create?: bool
           const code = (e as NodeJS.ErrnoException).code;
           if (code === 'ENOENT' && opts.create && made++ < 8) {
             try {
-              fs.mkdirSync(here, { mode: 0o700 });
+              fs.mkdirSync(here, { mode: MKDIR_MODE[opts.create] }); // the kernel takes the umask off
             } catch (m) {
               if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw named(m, here, path.join(cur, name));
             }
@@ -215,7 +224,7 @@ export function withDirUnder<T>(
   root: string,
   relDir: string,
   fn: (dir: ContainedDir) => T,
-  opts: { create?: boolean } = {},
+  opts: { create?: NewDirMode } = {},
 ): T {
   const dir = openDirUnder(root, relDir, opts);
   try {
@@ -230,10 +239,13 @@ export function withDirUnder<T>(
 // omc-top's own directories are made in own-dir.ts; re-exported for the modules that import it from here.
 export { ensureOwnDir } from './own-dir.js';
 
-/** mkdir -p for a directory under root: every level made inside the one just opened, never through a symlink out. */
-export function ensureDirUnder(root: string, relDir: string): string {
+/**
+ * mkdir -p for a directory under root: every level made inside the one just opened, never through a symlink out,
+ * each with `mode` (NewDirMode: whose the levels are).
+ */
+export function ensureDirUnder(root: string, relDir: string, mode: NewDirMode): string {
   const abs = resolveUnder(root, relDir);
-  openDirUnder(root, relDir, { create: true }).close();
+  openDirUnder(root, relDir, { create: mode }).close();
   return abs;
 }
 

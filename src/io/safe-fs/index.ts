@@ -18,7 +18,14 @@ export {
 } from './read.js';
 export { toRel, isInside, resolveUnder, OutsideRootError } from './paths.js';
 export { isDirectorySync, isMissingSync, listDirSync, nothingAtSync, statByNameSync, statSync } from './list.js';
-export { ContainedDir, openDirUnder, withDirUnder, ensureDirUnder, createExclusive } from './contained-dir.js';
+export {
+  ContainedDir,
+  openDirUnder,
+  withDirUnder,
+  ensureDirUnder,
+  createExclusive,
+  type NewDirMode,
+} from './contained-dir.js';
 export { atomicWrite, type AsyncWriteOptions } from './write.js';
 export { LatestFileWrite } from './latest-write.js';
 export {

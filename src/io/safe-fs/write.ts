@@ -11,6 +11,7 @@ import {
   openDirUnder,
   withDirUnder,
   type ContainedDir,
+  type NewDirMode,
 } from './contained-dir.js';
 import { fileKind } from './errors.js';
 import { quotePath, resolveUnder, toRel } from './paths.js';
@@ -54,6 +55,9 @@ export function replaceRefusal(root: string, rel: string): string | null {
  * and every watcher that already ignores OMC's temps also ignore ours. The
  * temp, the rename and the cleanup all happen in the one directory held open.
  *
+ * `mkdir`: make the missing directory levels on the way, with the mode of whose they are (NewDirMode); without it a
+ * missing directory is an ENOENT.
+ *
  * `mode`: the permission bits the file ends with (default 0600, the temp's own), for a file omc-top rewrites but
  * does not own (a user's settings file keeps its 0644). Set on the temp before the rename, so no reader ever sees
  * the file with other bits; only the 0777 bits are kept (never a setuid file).
@@ -67,7 +71,7 @@ export function atomicWriteSync(
   root: string,
   rel: string,
   content: string | Uint8Array,
-  opts: { mkdir?: boolean; mode?: number; commit?: (current: fs.Stats | null) => boolean } = {},
+  opts: { mkdir?: NewDirMode; mode?: number; commit?: (current: fs.Stats | null) => boolean } = {},
 ): boolean {
   const abs = resolveUnder(root, rel);
   const name = path.basename(abs);
@@ -105,7 +109,8 @@ export function atomicWriteSync(
 }
 
 export interface AsyncWriteOptions {
-  mkdir?: boolean;
+  /** Make the missing directory levels, with this mode (whose they are: see NewDirMode). */
+  mkdir?: NewDirMode;
   /**
    * Asked on the main thread right before the rename: false drops this write and its temp (the caller has
    * written something newer since, e.g. a synchronous final write at exit). Resolves false then.

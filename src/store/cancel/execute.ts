@@ -110,7 +110,8 @@ function put(
 ): WrittenSignal {
   const body = make(t);
   const text = serializeSignal(body);
-  atomicWriteSync(root, rel, text, { mkdir });
+  // The session's directory under state/sessions is OMC's: made as OMC's own mkdir makes it (umask).
+  atomicWriteSync(root, rel, text, mkdir ? { mkdir: 'shared' } : {});
   return {
     rel,
     form: autopilotRel === null ? 'generic' : 'autopilot',

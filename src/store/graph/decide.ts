@@ -140,7 +140,9 @@ export async function decideGate(opts: {
     // The CLI could not even start: write the file OMC's gate reads, as its own writer does.
   }
   try {
-    atomicWriteSync(root, decisionRel(runId, act), decisionText(decision, (opts.now ?? Date.now)()), { mkdir: true });
+    atomicWriteSync(root, decisionRel(runId, act), decisionText(decision, (opts.now ?? Date.now)()), {
+      mkdir: 'shared', // the run's approvals/decisions/ is OMC's, made as its own writer makes it (umask)
+    });
   } catch (e) {
     return { ok: false, message: `could not write the decision: ${cleanLine(describeWriteError(e))}`, via: 'file' };
   }

@@ -247,7 +247,7 @@ export class NotepadDomain implements Domain {
     }
     if (this.rootSeen) return null; // gone under the monitor: the write says so (no such directory), nothing made
     try {
-      ensureDirUnder(path.dirname(this.root), path.basename(this.root));
+      ensureDirUnder(path.dirname(this.root), path.basename(this.root), 'shared'); // OMC's: 0777 less the umask
       return null;
     } catch (e) {
       return {

@@ -82,7 +82,7 @@ export function answerPermission(
   };
   if (!AnswerSchema.safeParse(doc).success) return { ok: false, message: 'refused: the answer would be malformed' };
   try {
-    atomicWriteSync(stateDir, rel, JSON.stringify(doc), { mkdir: true });
+    atomicWriteSync(stateDir, rel, JSON.stringify(doc), { mkdir: 'private' });
   } catch (e) {
     return { ok: false, message: `could not write the answer: ${cleanLine(describeWriteError(e))}` };
   }

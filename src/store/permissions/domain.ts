@@ -126,7 +126,7 @@ export class PermissionsDomain implements Domain {
     if (!project) return;
     try {
       ensureOwnDir(this.opts.stateDir);
-      for (const d of [LISTENERS, REQUESTS, ANSWERS, RECEIPTS]) ensureDirUnder(this.opts.stateDir, d);
+      for (const d of [LISTENERS, REQUESTS, ANSWERS, RECEIPTS]) ensureDirUnder(this.opts.stateDir, d, 'private');
       const own = ownStartIdentity();
       this.listenerRel = `${LISTENERS}/${process.pid}.json`;
       atomicWriteSync(

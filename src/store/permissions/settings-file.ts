@@ -137,7 +137,9 @@ export function changeSettings<T>(
       replaced =
         step.kind === 'write'
           ? atomicWriteSync(projectDir, rel, step.text, {
-              mkdir: read.id === null,
+              // A project's .claude is Claude Code's and the project's, not omc-top's: made as any project
+              // directory is (umask), the file itself 0600 when new.
+              ...(read.id === null ? { mkdir: 'shared' as const } : {}),
               ...(read.mode === null ? {} : { mode: read.mode }),
               commit: unchanged,
             })

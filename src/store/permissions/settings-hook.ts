@@ -328,7 +328,7 @@ export function installHook(plan: HookPlan, stateDir: string, race: RaceProbe = 
   const record = nextRecord(out.result.removed > 0, l.text, fresh, readRecord(stateDir, settings));
   try {
     ensureOwnDir(stateDir);
-    atomicWriteSync(stateDir, recordRel(settings), JSON.stringify(record), { mkdir: true });
+    atomicWriteSync(stateDir, recordRel(settings), JSON.stringify(record), { mkdir: 'private' });
   } catch {
     /* uninstall still finds the entry by its marker */
   }

@@ -68,7 +68,7 @@ function appendInbox(root: string, rel: string, note: string): void {
     const again = readTextSync(root, rel);
     const now = again.ok ? again.text : '';
     if (now !== current) continue;
-    atomicWriteSync(root, rel, next, { mkdir: true });
+    atomicWriteSync(root, rel, next, { mkdir: 'shared' });
     return;
   }
   throw new Error(
@@ -114,6 +114,10 @@ class Writes {
   }
 }
 
+/**
+ * A worker's request and inbox note. A level missing on the way is made as OMC's own writers of these files
+ * (writeShutdownRequest, writeWorkerInbox: a plain recursive mkdir) make it, 0777 less the umask ('shared').
+ */
 function writeWorker(root: string, t: ShutdownTarget, worker: string, writes: Writes): void {
   if (!WORKER_NAME_RE.test(worker))
     throw new Error(`refusing to write for worker ${JSON.stringify(worker)}: not a valid OMC worker name`);
@@ -124,7 +128,7 @@ function writeWorker(root: string, t: ShutdownTarget, worker: string, writes: Wr
       root,
       `${dir}/shutdown-request.json`,
       JSON.stringify({ from: REQUEST_FROM, requested_at: iso }, null, 2),
-      { mkdir: true },
+      { mkdir: 'shared' },
     ),
   );
   writes.run(`${dir}/inbox.md`, () =>
@@ -151,7 +155,7 @@ export function requestTeamShutdown(t: ShutdownTarget, workers: readonly string[
       root,
       rel,
       JSON.stringify({ requestedAt: new Date(t.now).toISOString(), teamName: t.teamName }, null, 2),
-      { mkdir: true },
+      { mkdir: 'shared' },
     ),
   );
   return writes.done;
