@@ -53,6 +53,7 @@ export function peekLayoutOf(ctx: Ctx) {
   );
 }
 
+/** Pressed with no session (an empty list, a filter matching nothing): said; in the footer, not offered at all. */
 const none = (s: SessionView | undefined) => (s ? null : 'no session selected');
 const legacy = (s: SessionView | undefined) =>
   s?.kind === 'legacy' ? 'the session-less (legacy) state has no Claude process' : null;
@@ -67,6 +68,7 @@ export function agentBindings(
     hint,
     when,
     disabled: (ctx) => none(current(ctx)) ?? legacy(current(ctx)),
+    offered: (ctx) => current(ctx) !== undefined,
     run: (ctx) => {
       const s = current(ctx);
       if (s) ctx.set((st) => openPeek(st, rowKey(s)));
@@ -78,6 +80,7 @@ export function agentBindings(
     hint,
     when,
     disabled: (ctx) => none(which(ctx)) ?? legacy(which(ctx)),
+    offered: (ctx) => which(ctx) !== undefined,
     run: (ctx) => {
       const s = which(ctx);
       if (s) jumpTo(ctx.app, `session ${s.id}`, processOf(ctx, s));

@@ -126,6 +126,8 @@ const subjectLinesHidden = (ctx: Ctx, r: PermissionRequestView): number => {
   return hidden;
 };
 const nothingSelected = (ctx: Ctx) => (selected(ctx) ? null : 'no session selected');
+/** A key that acts on the selected row is offered in the footer only while there is one (not on an empty list). */
+const isSelected = (ctx: Ctx) => selected(ctx) !== undefined;
 
 function pickMode(ctx: Ctx, delta: number): void {
   const s = detailSession(ctx);
@@ -209,7 +211,11 @@ const cancelKeys = (
     when,
     writes: true,
     disabled: (ctx) => rootless(ctx, which, verb) ?? noneSelected?.(ctx) ?? refusedUnread(which(ctx), verb),
-    offered: (ctx) => rootless(ctx, which, verb) === null && refusedUnread(which(ctx), verb) === null,
+    // Offered only on a session it can act on: not on an empty list (or a filter that matches nothing).
+    offered: (ctx) => {
+      const s = which(ctx);
+      return s !== undefined && refusedUnread(s, verb) === null;
+    },
     run: (ctx) => run(ctx, keys === 'p'),
   };
 };
@@ -315,6 +321,7 @@ const bindings: Binding<S>[] = [
     hint: 'detail',
     when: LIST,
     disabled: nothingSelected,
+    offered: isSelected,
     run: (ctx) => {
       const sel = selected(ctx);
       if (sel) ctx.set((s) => openDetail(s, rowKey(sel)));
