@@ -85,7 +85,7 @@ const LIST = mode<S>('fleet list', (s) => s.confirm === null && s.help === null 
 /** List rows at this terminal size in this state: the same number the view draws. */
 export const heightOf = (ctx: Pick<Ctx, 'size' | 'state'>) => listHeight(ctx.size.rows, filtering(ctx.state));
 const move = (ctx: Ctx, to: Move) => ctx.set((s) => moveFleet(s, ctx.snap, to, heightOf(ctx)));
-const lineOf = (ctx: Ctx) => selectedLine(ctx.snap, ctx.state, heightOf(ctx));
+const lineOf = (ctx: Pick<Ctx, 'snap' | 'size' | 'state'>) => selectedLine(ctx.snap, ctx.state, heightOf(ctx));
 
 /** The help text at this width (what the view draws and the scroll keys count). */
 export const fleetHelpLines = (width: number, readonly: boolean): OverlayLine[] => [
@@ -229,6 +229,30 @@ function hostOf(ctx: Ctx): string | null {
 export const REMOTE_ONLY_HINTS: ReadonlySet<string> = new Set(['cancel', 'pause', 'reconnect']);
 
 const noSession = (ctx: Ctx) => (selectedRow(lineOf(ctx)) ? null : 'no session selected');
+/**
+ * Keys that act on the selected session are offered in the footer only while there is one: not on an empty list, a
+ * filter that matches nothing, or a host's header with no rows yet. Pressed anyway, each says why (noSession).
+ */
+const sessionSelected = (ctx: Ctx) => selectedRow(lineOf(ctx)) !== null;
+
+/**
+ * A key context for asking which keys the footer offers (FleetView): the list as it is drawn, effects that do
+ * nothing (the footer only asks, as the monitor's footer does with its own key view).
+ */
+export function footerContext(snap: FleetSnapshot, state: S, size: Size, readonly: boolean): Ctx {
+  const none = () => undefined;
+  return {
+    state,
+    snap,
+    size,
+    set: none,
+    app: { readonly, flash: none },
+    exit: none,
+    redraw: none,
+    openProject: none,
+    ackRow: () => Promise.resolve({ ok: false, text: '' }),
+  };
+}
 const CANCEL_READONLY = '--readonly: remote cancel and pause are disabled (nothing is written)';
 
 export const FLEET_BINDINGS: readonly FleetBinding[] = [
@@ -248,6 +272,9 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     help: "open the project's panes, exactly as omc-top there shows them (on a session: its detail); Esc comes back",
     hint: 'open',
     when: LIST,
+    // Nothing on screen to open (no project yet, or a filter that matches nothing): said, and not offered.
+    disabled: (ctx) => (lineOf(ctx) ? null : 'no session selected'),
+    offered: sessionSelected,
     run: openSelected,
   },
   // Help and quit before the rest: a narrow footer drops hints from the end, and these two must stay.
@@ -272,10 +299,9 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     // Not a write to .omc, but to omc-top's own state directory (or the host's): --readonly writes nothing at all.
     writes: true,
     readonlyText: '--readonly: nothing is written, so nothing can be acknowledged',
-    disabled: (ctx) => {
-      const row = selectedRow(lineOf(ctx));
-      return !row ? 'select a session row' : row.needs === null ? 'nothing in this session needs you' : null;
-    },
+    disabled: (ctx) =>
+      noSession(ctx) ?? (selectedRow(lineOf(ctx))?.needs === null ? 'nothing in this session needs you' : null),
+    offered: sessionSelected,
     run: (ctx) => {
       const row = selectedRow(lineOf(ctx));
       if (!row) return;
@@ -294,6 +320,7 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     writes: true,
     readonlyText: CANCEL_READONLY,
     disabled: noSession,
+    offered: sessionSelected,
     run: (ctx) => askCancel(ctx, false),
   },
   {
@@ -304,6 +331,7 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     writes: true,
     readonlyText: CANCEL_READONLY,
     disabled: noSession,
+    offered: sessionSelected,
     run: (ctx) => askCancel(ctx, true),
   },
   {

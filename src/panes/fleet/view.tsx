@@ -17,7 +17,7 @@ import { quotaWordsChangeInMs } from '../../store/cost/quota-words.js';
 import { listView, moreAbove, moreBelow } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
-import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpScroll, fleetTextLines } from './keys.js';
+import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpScroll, fleetTextLines, footerContext } from './keys.js';
 import type { Problem } from '../../store/types.js';
 import { shownPath } from '../../io/shown-path.js';
 import { columnsHeader, groupLine, headerText, listHeight, rowLine } from './layout.js';
@@ -96,12 +96,16 @@ export function FleetView({
   const above = moreAbove(view);
   const below = moreBelow(view, height, lines.length);
   // c, p and r act on a remote session; on a local row (Enter opens its panes) the footer does not offer them.
+  // The keys that act on a session are offered only while one is selected (keys.ts, sessionSelected).
   const line = lines.at(view.index) ?? null;
   const host = selectedRow(line)?.host ?? (line?.kind === 'group' ? line.group.host : null);
   const onRemote = hosts > 0 && host !== null;
-  const hints = footerHints(FLEET_BINDINGS, ui, readonly).filter(
-    ([, what]) => onRemote || !REMOTE_ONLY_HINTS.has(what),
-  );
+  const hints = footerHints(
+    FLEET_BINDINGS,
+    ui,
+    readonly,
+    footerContext(snap, ui, { columns: width, rows }, readonly),
+  ).filter(([, what]) => onRemote || !REMOTE_ONLY_HINTS.has(what));
   const more =
     above + below > 0
       ? `  ${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`
