@@ -18,10 +18,11 @@ import { pushFromFleet, remoteFeeds } from './fleet/push.js';
 import { ringForRoots } from './feeds/notify/fleet-terminal.js';
 import { shownName } from './io/shown-path.js';
 import { loadConfig } from './config/config-file.js';
-import { watchConfigProblems } from './fleet/config-problems.js';
+import { partChanged, watchConfig } from './fleet/live-config.js';
+import { setConfiguredPrices } from './store/claude/price-config.js';
 import { pushChannels } from './feeds/notify/push/index.js';
 import { fleetTitle } from './fleet/model.js';
-import { keepTitle } from './terminal/title.js';
+import { keepTitle, type TitleKeeper } from './terminal/title.js';
 import { writeControl } from './io/output.js';
 import { PANES } from './panes/registry.js';
 import type { UiStore } from './kit/ui-store.js';
@@ -81,19 +82,12 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   });
   const loaded = loadConfig();
   const config = loaded.config;
-  // The config file looked at again while the fleet runs: its problem stays on the message line and in `!` for as
-  // long as it is bad, and goes when it is fixed; the settings read now stay in force (fleet/config-problems.ts).
-  const configProblems = watchConfigProblems({ atStart: loaded, onFixed: (words) => fleetUi.flash(words, 'info') });
-  // A file broken again: its line is news, not hidden behind an older message (the fixed one).
-  const offConfig = configProblems.subscribe(() => {
-    if (configProblems.getSnapshot().length > 0) fleetUi.update((s) => (s.flash ? { ...s, flash: null } : s));
+  // With push channels, each host's stream takes its project's push lease there for us (fleet/push.ts). Made with
+  // no host too: the config file may name one later.
+  const remote = new RemoteFleet(specs, () => fleet.changed(), {
+    pushLease: pushChannels(config).channels.length > 0,
   });
-  // With push channels, each host's stream takes its project's push lease there for us (fleet/push.ts).
-  const remote =
-    specs.length > 0
-      ? new RemoteFleet(specs, () => fleet.changed(), { pushLease: pushChannels(config).channels.length > 0 })
-      : undefined;
-  if (remote) fleet.setExtra(() => remote.groups());
+  fleet.setExtra(() => remote.groups());
   if (twice) fleetUi.flash(twice, 'info');
   if (opts.configError) fleetUi.flash(opts.configError, 'error');
   const theme = screenTheme();
@@ -101,7 +95,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   // The first frame first: discovery runs git per project, so it starts after the empty fleet is drawn.
   setImmediate(() => {
     fleet.start();
-    remote?.start();
+    remote.start();
     stopPush = pushFromFleet(fleet, {
       config,
       readonly: opts.readonly,
@@ -113,17 +107,60 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   const ringer = ringForRoots({
     roots: () =>
       fleet.localRoots().map((r) => ({ id: r.info.id, project: shownName(r.info.projectDir), monitor: r.monitor })),
-    feeds: remoteFeeds(remote),
+    feeds: () => remoteFeeds(remote),
     subscribe: (l) => fleet.subscribe(l),
     notify: opts.notify,
     config,
     write: writeControl,
   });
-  const title = keepTitle({
-    enabled: !opts.noTitle && config.title !== false,
-    write: writeControl,
-    text: () => fleetTitle(fleet.getSnapshot()),
-    onChange: (l) => fleet.subscribe(l),
+  const keepFleetTitle = (on: boolean): TitleKeeper =>
+    keepTitle({
+      enabled: !opts.noTitle && on,
+      write: writeControl,
+      text: () => fleetTitle(fleet.getSnapshot()),
+      onChange: (l) => fleet.subscribe(l),
+    });
+  let title = keepFleetTitle(config.title !== false);
+  // The config file followed while the fleet runs (fleet/live-config.ts): a valid change is applied here, part by
+  // part, and said on the message line; a bad one keeps its problem line on screen and in `!` until it is fixed.
+  const liveConfig = watchConfig({
+    atStart: loaded,
+    onApply: (after, before) => {
+      const applied: string[] = [];
+      const hosts = remote.setSpecs(fleetHostSpecs(opts.hosts, after.hosts).specs);
+      if (hosts.added > 0 || hosts.removed > 0)
+        applied.push(
+          `hosts ${[hosts.added > 0 ? `+${hosts.added}` : '', hosts.removed > 0 ? `-${hosts.removed}` : ''].filter(Boolean).join(' ')}`,
+        );
+      if ((before.title !== false) !== (after.title !== false)) {
+        title.stop();
+        title = keepFleetTitle(after.title !== false);
+        applied.push(
+          `title ${after.title !== false ? 'on' : 'off'}${opts.noTitle ? ' (--no-title still leaves it alone)' : ''}`,
+        );
+      }
+      if (partChanged(before, after, 'prices')) {
+        setConfiguredPrices(after.prices ?? {});
+        applied.push('prices');
+      }
+      if (partChanged(before, after, 'notify')) {
+        ringer.configure(after);
+        applied.push('notify');
+      }
+      if (partChanged(before, after, 'answers')) applied.push('answers');
+      fleet.changed();
+      // Push is not switched under a running fleet: an item already due could go out twice or not at all.
+      const later = partChanged(before, after, 'push') ? '; push: applies when omc-top --all starts again' : '';
+      if (applied.length === 0 && later === '') return;
+      fleetUi.flash(
+        `config file: applied (${applied.length > 0 ? applied.join(', ') : 'nothing else'})${later}`,
+        'info',
+      );
+    },
+  });
+  // A file broken again: its line is news, not hidden behind an older message.
+  const offConfig = liveConfig.subscribe(() => {
+    if (liveConfig.getSnapshot().length > 0) fleetUi.update((s) => (s.flash ? { ...s, flash: null } : s));
   });
   // Each opened project's own UiStore (its panes, its editors): held here so a hang-up keeps their drafts.
   const uiStores = new Map<string, UiStore>();
@@ -141,7 +178,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
         theme={theme}
         readonly={opts.readonly}
         notifier={ringer.notifier}
-        ownProblems={configProblems}
+        ownProblems={liveConfig}
         exit={ctl.exit}
         redraw={ctl.redraw}
         suspend={ctl.suspend}
@@ -159,10 +196,10 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
         printKept(kept);
         uiStores.forEach((u) => u.dispose());
         offConfig();
-        configProblems.stop();
+        liveConfig.stop();
         stopPush();
         ringer.dispose();
-        await Promise.all([remote?.stop(), fleet.close()]);
+        await Promise.all([remote.stop(), fleet.close()]);
       },
     },
   );

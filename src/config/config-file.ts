@@ -16,6 +16,7 @@ import { lazyObject } from '../io/lazy-object.js';
 import { shownPath } from '../io/shown-path.js';
 import { shownArg } from '../io/shown-arg.js';
 import { jsonProblem } from '../io/json-problem.js';
+import type { ReadResult } from '../io/safe-fs/index.js';
 
 export const CHANNELS = ['bell', 'osc', 'tmux'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -161,6 +162,11 @@ const hadPush = (raw: unknown): boolean => {
 const hasPush = (c: OmcTopConfig): boolean => (c.push?.channels?.length ?? 0) > 0 || c.push?.reuseOmc === true;
 
 export function loadConfig(file = configPath()): LoadedConfig {
+  return configOfRead(file, readConfigText(file));
+}
+
+/** What one read of the file (the safe read path's answer) makes of it: loadConfig, and a process that watches it. */
+export function configOfRead(file: string, r: ReadResult): LoadedConfig {
   const failed = (fault: string, outcome: string, config: OmcTopConfig, dropped: string[]): LoadedConfig => {
     // Field names and messages come shown by every character (drop-invalid.ts): cleanLine has nothing left to
     // remove there, and keeps the file's path and V8's words to one line.
@@ -184,7 +190,6 @@ export function loadConfig(file = configPath()): LoadedConfig {
     fault: null,
     dropped: [],
   });
-  const r = readConfigText(file);
   if (!r.ok) {
     if (r.code === 'missing') return ok({});
     return whole(r.message);

@@ -5,6 +5,8 @@
  * machine's Claude session count stays true), and one fleet snapshot built
  * from every store's cells, coalesced to one rebuild per turn of the loop.
  */
+import { configuredPrices } from '../store/claude/price-config.js';
+import type { ModelPrice } from '../store/claude/prices.js';
 import type { CancelRecordsSnapshot } from '../store/cancel/cancel-records.js';
 import { findClaudeConfigDir, type ClaudeConfigDir } from '../store/claude/config-dir.js';
 import type { LivenessProbe } from '../store/claude/process-status.js';
@@ -153,6 +155,8 @@ export class LocalFleet {
       records: CancelRecordsSnapshot;
       quota: QuotaSnapshot;
       minute: number;
+      /** The prices the spend was computed at: new ones (the config file changed) rebuild the rows. */
+      prices: Readonly<Record<string, ModelPrice>>;
       needs: ReadonlyMap<string, NeedItem>;
       rows: FleetRow[];
     }
@@ -589,9 +593,11 @@ export class LocalFleet {
     const records = r.store.cancelRecords.getSnapshot();
     // OMC's quota files: a loop the plan's limit holds says so (its reset passes on a minute's rebuild).
     const quota = r.store.quota.getSnapshot();
+    const prices = configuredPrices();
     const kept = this.rowsByRoot.get(id);
     if (
       kept &&
+      kept.prices === prices &&
       kept.sessions === sessions &&
       kept.claude === claudeSnap &&
       kept.view === view &&
@@ -621,6 +627,7 @@ export class LocalFleet {
       extra.length === 0 &&
       !kept?.rows.some((x) => x.rank === -1) &&
       kept &&
+      kept.prices === prices &&
       kept.claude === claudeSnap &&
       kept.records === records &&
       kept.quota === quota &&
@@ -630,7 +637,7 @@ export class LocalFleet {
         : null;
     const rows = patched ?? [...extra, ...sessions.sessions.map(build)];
     rows.sort(byAttention);
-    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, records, quota, minute, needs, rows });
+    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, records, quota, minute, prices, needs, rows });
     return rows;
   }
 

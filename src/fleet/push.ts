@@ -18,7 +18,7 @@ export function remoteProjectName(h: RemoteHost): string {
   return `${h.project || h.spec.dir || '~'} @ ${h.spec.destination}`;
 }
 
-/** Each host of `--host` as a push feed. */
+/** Each host of `--host` (and of the config file) as a push feed: asked again as hosts come and go. */
 export function remoteFeeds(remote: RemoteFleet | undefined): PushFeed[] {
   return (remote?.hostsList ?? []).map((h) => ({
     id: h.spec.label,
@@ -47,7 +47,7 @@ export function pushFromFleet(
         root: r.info.root,
         monitor: r.monitor,
       })),
-    feeds: remoteFeeds(remote),
+    feeds: () => remoteFeeds(remote),
     subscribe: (l) => fleet.subscribe(l),
     ...rest,
   });

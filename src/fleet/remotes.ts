@@ -11,14 +11,18 @@ import { rowItems } from './ack.js';
 import { cancelTargetOf } from '../store/cancel/target.js';
 
 export class RemoteFleet implements RemoteActions {
-  readonly hostsList: RemoteHost[];
+  /** The hosts in the order given (the command line's, then the config file's); replaced by `setSpecs`. */
+  hostsList: RemoteHost[];
   private tick: NodeJS.Timeout | null = null;
+  private started = false;
+  /** Hosts taken out by `setSpecs` whose ssh is still ending: `stop` waits for them too. */
+  private readonly ending = new Set<Promise<void>>();
 
   constructor(
     specs: readonly HostSpec[],
     private readonly onChange: () => void,
     /** `pushLease`: this side pushes, so each host's stream takes its project's push lease there (remote.ts). */
-    opts: {
+    private readonly opts: {
       ssh?: SshCommand;
       clock?: () => number;
       pushLease?: boolean;
@@ -28,21 +32,57 @@ export class RemoteFleet implements RemoteActions {
     } = {},
   ) {
     // One host per project (config/host-spec.ts: `box:/r/shop` and `box:/r/shop/` are one); the callers say so.
-    this.hostsList = uniqueHostSpecs(specs).specs.map(
-      (spec) =>
-        new RemoteHost({
-          spec,
-          ssh: opts.ssh,
-          clock: opts.clock,
-          pushLease: opts.pushLease,
-          startBoundMs: opts.startBoundMs,
-          commandBoundMs: opts.commandBoundMs,
-          onChange: () => this.changed(),
-        }),
-    );
+    this.hostsList = uniqueHostSpecs(specs).specs.map((spec) => this.hostFor(spec));
+  }
+
+  private hostFor(spec: HostSpec): RemoteHost {
+    const o = this.opts;
+    return new RemoteHost({
+      spec,
+      ssh: o.ssh,
+      clock: o.clock,
+      pushLease: o.pushLease,
+      startBoundMs: o.startBoundMs,
+      commandBoundMs: o.commandBoundMs,
+      onChange: () => this.changed(),
+    });
+  }
+
+  /**
+   * The hosts become `specs` (the config file changed while the fleet runs): a host still named keeps its stream
+   * and all it showed, a new one connects, one no longer named has its ssh ended. A host whose spec was edited is
+   * another project (its label differs): the old one ends, the new one connects. Returns what was added and removed.
+   */
+  setSpecs(specs: readonly HostSpec[]): { added: number; removed: number } {
+    const next = uniqueHostSpecs(specs).specs;
+    const had = new Map(this.hostsList.map((h) => [h.spec.label, h]));
+    const kept = new Set<string>();
+    let added = 0;
+    const list = next.map((spec) => {
+      const old = had.get(spec.label);
+      if (old) {
+        kept.add(spec.label);
+        return old;
+      }
+      added++;
+      const h = this.hostFor(spec);
+      if (this.started) h.start();
+      return h;
+    });
+    let removed = 0;
+    for (const [label, h] of had) {
+      if (kept.has(label)) continue;
+      removed++;
+      const end = h.stop().finally(() => this.ending.delete(end));
+      this.ending.add(end);
+    }
+    this.hostsList = list;
+    if (added > 0 || removed > 0) this.changed();
+    return { added, removed };
   }
 
   start(): void {
+    this.started = true;
     for (const h of this.hostsList) h.start();
   }
 
@@ -123,6 +163,7 @@ export class RemoteFleet implements RemoteActions {
   stop(): Promise<void> {
     if (this.tick) clearInterval(this.tick);
     this.tick = null;
-    return Promise.all(this.hostsList.map((h) => h.stop())).then(() => undefined);
+    this.started = false;
+    return Promise.all([...this.hostsList.map((h) => h.stop()), ...this.ending]).then(() => undefined);
   }
 }

@@ -128,6 +128,8 @@ export interface LastGoodFileOptions<T> {
   rootLabel?: string;
   /** NUL bytes are text the file's own reader takes as characters (fsx.readTextSync's `keepNul`). */
   keepNul?: boolean;
+  /** The user's own file (omc-top's config): a symlink is followed wherever it points (fsx.readTextSync's `followLink`). */
+  followLink?: boolean;
   /** `digest` identifies these bytes (null with `remember: 'nothing'`): a domain that needs a revision reuses it. */
   parse(read: ReadOk, digest: string | null): Parsed<T>;
   /** What a read that failed (other than "missing") means; by default a failure. */
@@ -188,9 +190,15 @@ export class LastGoodFile<T> extends LastGood<T> {
   private readOptionsMade: ReadOptions | undefined | null = null;
   private get readOptions(): ReadOptions | undefined {
     if (this.readOptionsMade === null) {
-      const { rootLabel, keepNul } = this.opts;
+      const { rootLabel, keepNul, followLink } = this.opts;
       this.readOptionsMade =
-        rootLabel || keepNul ? { ...(rootLabel ? { rootLabel } : {}), ...(keepNul ? { keepNul } : {}) } : undefined;
+        rootLabel || keepNul || followLink
+          ? {
+              ...(rootLabel ? { rootLabel } : {}),
+              ...(keepNul ? { keepNul } : {}),
+              ...(followLink ? { followLink } : {}),
+            }
+          : undefined;
     }
     return this.readOptionsMade;
   }

@@ -24,14 +24,16 @@ export interface FleetRinger {
   notifier: NotifySwitch;
   /** The `--notify` value is bad (the defaults apply): one line to show. */
   configError: string | null;
+  /** The config file changed: its `notify` (channels, debounce, reasons) from now on; `--notify` still wins. */
+  configure(config: OmcTopConfig): void;
   dispose(): void;
 }
 
 export function ringForRoots(opts: {
   roots(): readonly RingRoot[];
-  /** Remote projects (`--host`): fixed for the life of the process. */
-  feeds?: readonly PushFeed[];
-  /** Called when roots may have been added, opened again (a new monitor) or closed. */
+  /** Remote projects (`--host`, the config file's hosts): asked again whenever `subscribe` calls. */
+  feeds?(): readonly PushFeed[];
+  /** Called when roots or hosts may have been added, opened again (a new monitor) or closed. */
   subscribe(l: () => void): () => void;
   notify?: string;
   config: OmcTopConfig;
@@ -62,20 +64,37 @@ export function ringForRoots(opts: {
       const off = r.monitor.onTransitions((batch) => notifier.handle(batch, r.monitor.isAcked, r.project));
       attached.set(r.id, { monitor: r.monitor, off });
     }
+    // Hosts by their label: one taken out of the config file stops ringing, one added starts.
+    const feeds = opts.feeds?.() ?? [];
+    const feedIds = new Set(feeds.map((f) => f.id));
+    for (const [id, off] of feedsOn) {
+      if (feedIds.has(id)) continue;
+      off();
+      feedsOn.delete(id);
+    }
+    for (const f of feeds) {
+      if (feedsOn.has(f.id)) continue;
+      feedsOn.set(
+        f.id,
+        f.onNeeds((items) => notifier.handle(items.map(raisedBy), undefined, f.project())),
+      );
+    }
   };
-  const offFeeds = (opts.feeds ?? []).map((f) =>
-    f.onNeeds((items) => notifier.handle(items.map(raisedBy), undefined, f.project())),
-  );
+  const feedsOn = new Map<string, () => void>();
   sync();
   const offRoots = opts.subscribe(sync);
   return {
     notifier: { isEnabled: () => notifier.isEnabled(), setEnabled: (on) => notifier.setEnabled(on), fleet: true },
     configError: error,
+    configure(config) {
+      notifier.configure(terminalChannels(opts.notify, config).channels, config);
+    },
     dispose() {
       offRoots();
       for (const a of attached.values()) a.off();
       attached.clear();
-      offFeeds.forEach((off) => off());
+      feedsOn.forEach((off) => off());
+      feedsOn.clear();
       notifier.dispose();
     },
   };

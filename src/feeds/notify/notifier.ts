@@ -141,14 +141,23 @@ export class Notifier {
   private enabled = true;
   private readonly env: NodeJS.ProcessEnv;
   private readonly clock: () => number;
-  private readonly debounceMs: number;
+  private debounceMs: number;
   /** What was sent, newest last (for tests and the UI's message line). */
   readonly sent: string[] = [];
 
-  constructor(private readonly opts: NotifierOptions) {
+  constructor(private opts: NotifierOptions) {
     this.env = opts.env ?? process.env;
     this.clock = opts.clock ?? Date.now;
     this.debounceMs = opts.config?.notify?.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  }
+
+  /**
+   * Other channels and rules from now on (the config file changed under a running fleet): what is already waiting
+   * for the debounce goes out as it was queued; the repeat guard and the on/off switch are kept.
+   */
+  configure(channels: readonly Channel[], config: OmcTopConfig): void {
+    this.opts = { ...this.opts, channels, config };
+    this.debounceMs = config.notify?.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   }
 
   /** The toggle key: off drops what is pending and what comes until it is on again. */

@@ -35,9 +35,12 @@ export interface PushFeed {
 
 export function pushForRoots(opts: {
   roots(): readonly PushRoot[];
-  /** Remote projects (`--host`): fixed for the life of the process. */
-  feeds?: readonly PushFeed[];
-  /** Called when roots may have been added, opened again elsewhere (a new monitor) or closed. */
+  /**
+   * Remote projects (`--host`): a list fixed for the life of the process, or asked again whenever `subscribe`
+   * calls (the fleet's hosts follow its config file: one taken out stops pushing, one added starts).
+   */
+  feeds?: readonly PushFeed[] | (() => readonly PushFeed[]);
+  /** Called when roots or hosts may have been added, opened again elsewhere (a new monitor) or closed. */
   subscribe(l: () => void): () => void;
   config: OmcTopConfig;
   readonly: boolean;
@@ -87,14 +90,26 @@ export function pushForRoots(opts: {
     attached.delete(id);
     monitors.delete(id);
   };
+  const feedsNow = (): readonly PushFeed[] => (typeof opts.feeds === 'function' ? opts.feeds() : (opts.feeds ?? []));
+  const feedKey = (f: PushFeed) => `feed|${f.id}`;
+  const feedKeys = new Set<string>();
   const sync = () => {
     const now = opts.roots();
     const ids = new Set(now.map((r) => r.id));
     // A root the fleet closed (its directory gone) lets its project's push lease go.
     for (const id of [...monitors.keys()]) if (!ids.has(id)) detach(id);
     now.forEach(attach);
+    const feeds = feedsNow();
+    const keys = new Set(feeds.map(feedKey));
+    for (const k of [...feedKeys]) {
+      if (keys.has(k)) continue;
+      attached.get(k)?.();
+      attached.delete(k);
+      feedKeys.delete(k);
+    }
+    for (const f of feeds) if (!feedKeys.has(feedKey(f))) attachFeed(f);
   };
-  for (const f of opts.feeds ?? []) {
+  const attachFeed = (f: PushFeed) => {
     // Its lease and ledger are on that machine: what no channel took is sent again from here on the plan a local
     // project's lease follows (retry-plan.ts), and its failure line ends with the same words.
     const plan = new RetryPlan(opts.retryFirstMs);
@@ -133,13 +148,14 @@ export function pushForRoots(opts: {
       push: (m, ids) => sendItem({ ids: [...ids], message: m, at: Date.now() }),
     });
     const off = f.onNeeds((items) => n.handle(items.map(raisedBy)));
-    attached.set(`feed|${f.id}`, () => {
+    feedKeys.add(feedKey(f));
+    attached.set(feedKey(f), () => {
       ended = true;
       for (const t of timers) clearTimeout(t);
       off();
       n.dispose();
     });
-  }
+  };
   sync();
   const offRoots = opts.subscribe(sync);
   return () => {

@@ -340,7 +340,11 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     hint: 'reconnect',
     when: LIST,
     disabled: (ctx) =>
-      !ctx.remote ? 'no --host given: nothing to reconnect' : hostOf(ctx) ? null : 'this row is on this machine',
+      !ctx.remote || ctx.remote.hosts() === 0
+        ? 'no --host given: nothing to reconnect'
+        : hostOf(ctx)
+          ? null
+          : 'this row is on this machine',
     run: (ctx) => {
       const host = hostOf(ctx);
       if (!host) return;

@@ -1,0 +1,149 @@
+/**
+ * omc-top's own config file, followed while the fleet runs. A user who fixes a typo or adds a host should not have
+ * to restart: the file's directory is watched (io/watch/own-file.ts: an editor replaces the file by rename) and its
+ * stat looked at every few seconds as well (a symlinked file, home-manager's or stow's, changes where no watch of
+ * this directory sees it). Each read goes through the last-good rule (io/last-good.ts): a whole, valid file is
+ * handed to `onApply` (the caller applies what it can and says what); a bad one is never applied in part, the
+ * settings in force stay, and one problem line names the file and what is wrong (the field, or where the JSON
+ * breaks) until the file is valid again. A read that changes nothing (the same bytes, or the same settings written
+ * another way) applies nothing and says nothing.
+ *
+ * The settings in force at start are what the start made of the file (the last good ones, or the defaults and the
+ * valid parts when it was bad then): a file still bad the same way says what the start said.
+ */
+import path from 'node:path';
+import { configOfRead, type LoadedConfig, type OmcTopConfig } from '../config/config-file.js';
+import { CONFIG_MAX_BYTES } from '../config/config-path.js';
+import { followedStampKey } from '../io/file-stamp.js';
+import { LastGoodFile, type ReadEdge } from '../io/last-good.js';
+import { SnapshotCell } from '../io/snapshot-cell.js';
+import { TRAILING_MS } from '../io/watch/coalescer.js';
+import { watchOwnFile } from '../io/watch/own-file.js';
+import type { Problem } from '../store/types.js';
+
+/** How often the file's stat is looked at besides the watch: as often as the fleet reads Claude's registry. */
+export const CONFIG_LOOK_MS = 3_000;
+
+/** What a bad file now is said as, while the settings in force stay. */
+export const NOT_APPLIED = '(not applied: omc-top goes on with the settings it had before this change)';
+
+export interface LiveConfig {
+  /** The settings in force now. */
+  inForce(): OmcTopConfig;
+  /** The config file's problem now (at most one line), none while the file in force is whole or missing. */
+  getSnapshot(): readonly Problem[];
+  subscribe(l: () => void): () => void;
+  stop(): void;
+}
+
+/** Settings equal as data (a file rewritten with other spacing or key order is no change). */
+const sameSettings = (a: OmcTopConfig, b: OmcTopConfig): boolean => stableJson(a) === stableJson(b);
+
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** Whether one part of the settings differs between two configs. */
+export const partChanged = (a: OmcTopConfig, b: OmcTopConfig, key: keyof OmcTopConfig): boolean =>
+  stableJson(a[key] ?? null) !== stableJson(b[key] ?? null);
+
+export function watchConfig(opts: {
+  /** What the process read at start (its loadConfig): in force until a valid change. */
+  atStart: LoadedConfig;
+  file?: string;
+  everyMs?: number;
+  /** A valid change: `after` is in force from now (the caller applies it and says what it applied). */
+  onApply(after: OmcTopConfig, before: OmcTopConfig): void;
+}): LiveConfig {
+  const file = opts.file ?? opts.atStart.path;
+  const dir = path.dirname(file);
+  const name = path.basename(file);
+  const atStart = opts.atStart;
+  let inForce = atStart.config;
+  // Whether a change was applied since start: until then a file bad the way it was at start says the start's words.
+  let appliedSinceStart = false;
+  const lg = new LastGoodFile<LoadedConfig>(dir, name, {
+    maxBytes: CONFIG_MAX_BYTES,
+    followLink: true,
+    parse: (r) => {
+      const loaded = configOfRead(file, r);
+      return loaded.fault === null ? { ok: true, value: loaded } : { ok: false, problem: loaded.fault };
+    },
+    onReadFailure: (r) => ({ ok: false, problem: configOfRead(file, r).fault ?? r.message }),
+  });
+  const problemOf = (fault: string | null): Problem[] => {
+    if (fault === null) return [];
+    const words =
+      !appliedSinceStart && fault === atStart.fault
+        ? `config file: ${atStart.reason}`
+        : `config file: ${fault} ${NOT_APPLIED}`;
+    return [{ path: file, message: words, severity: 'error' }];
+  };
+  const cell = new SnapshotCell<readonly Problem[]>(problemOf(atStart.fault));
+  const setProblem = (next: Problem[]) => {
+    const before = cell.getSnapshot();
+    if (next.length !== before.length || next[0]?.message !== before[0]?.message) cell.set(next);
+  };
+  let trailing: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const look = (edge: ReadEdge) => {
+    if (stopped) return;
+    lg.read(edge);
+    // A file gone on the leading edge may be an editor's save under way (the old file moved aside first): the
+    // trailing read decides, so its hosts are not dropped and connected again.
+    if (edge === 'leading' && (lg.pending !== null || lg.missing)) return;
+    if (lg.failure !== null) {
+      setProblem(problemOf(lg.failure));
+      return;
+    }
+    // Whole (or gone: the defaults, as at a start without the file).
+    const next = lg.value?.config ?? {};
+    setProblem([]);
+    if (sameSettings(next, inForce)) return;
+    const before = inForce;
+    inForce = next;
+    appliedSinceStart = true;
+    opts.onApply(next, before);
+  };
+  const changed = () => {
+    look('leading');
+    // Read again once the writer is done: a file caught mid-write is only pending until then (the last-good rule).
+    if (trailing) clearTimeout(trailing);
+    trailing = setTimeout(() => {
+      trailing = null;
+      look('trailing');
+    }, TRAILING_MS);
+    trailing.unref?.();
+  };
+  // The bytes behind the start's settings (read again here: a change since is applied at once, as any other).
+  look('scan');
+  const unwatch = watchOwnFile(dir, name, changed, { loadAtStart: false });
+  let stamp = followedStampKey(file);
+  const timer = setInterval(() => {
+    const now = followedStampKey(file);
+    if (now !== null && now === stamp) return;
+    stamp = now;
+    look('scan');
+  }, opts.everyMs ?? CONFIG_LOOK_MS);
+  timer.unref();
+  return {
+    inForce: () => inForce,
+    getSnapshot: () => cell.getSnapshot(),
+    subscribe: (l) => cell.subscribe(l),
+    stop: () => {
+      stopped = true;
+      unwatch();
+      clearInterval(timer);
+      if (trailing) clearTimeout(trailing);
+    },
+  };
+}
