@@ -23,7 +23,7 @@
  * more (its `--plugin-dir`) is judged by that, and only that session: `installForProcess`.
  */
 import path from 'node:path';
-import { nothingAtSync, readJsonSync, readTextSync } from '../io/safe-fs/index.js';
+import { nothingAtSync, parseJsonText, readJsonSync, readTextSync, type JsonResult } from '../io/safe-fs/index.js';
 import { CLAUDE_DIR_READ, findClaudeConfigDir, transcriptRel } from './claude/config-dir.js';
 import { TranscriptReader } from './claude/transcript-reader.js';
 import { projectClaudeConfig, type ProjectClaudeConfig } from './claude/project-config.js';
@@ -52,7 +52,7 @@ export interface OmcInstall {
   candidates: ReadonlyArray<{ version: string | null; source: string; path: string }>;
   /**
    * Files that decide the version and are there but were refused (a FIFO, a link to one, too big, unreadable,
-   * not JSON): the answer may be wrong for want of them, so every surface names them (problem line, doctor).
+   * not JSON, empty): the answer may be wrong for want of them, so every surface names them (problem line, doctor).
    */
   refused: ReadonlyArray<OmcFileRefusal>;
   /**
@@ -172,9 +172,27 @@ const OWN_FILE = { followLink: true } as const;
 const PROJECT_READ = { rootLabel: 'the project directory' };
 
 function noteRefusal(refused: OmcFileRefusal[], dir: string, rel: string, r: { code: string; message: string }) {
-  // Missing is the ordinary case; an empty file is one caught mid-write (the next look reads it whole).
-  if (r.code === 'missing' || r.code === 'empty') return;
+  // Missing is the ordinary case: nothing to say.
+  if (r.code === 'missing') return;
   refused.push({ path: path.join(dir, rel), why: cleanLine(r.message) });
+}
+
+/**
+ * An empty settings file or plugin registry, in words. A look takes it as the file's state: a writer that truncates
+ * and then writes is caught so only for a moment, and a running monitor takes a new answer only when its second
+ * look, a moment later, agrees (omc-recheck.ts), so an empty file it names is one that stayed empty. What Claude Code
+ * makes of such a file is not in the research (no run of it), so the words say that, not a guess.
+ */
+export const emptyFileWords = (bytes: number): string =>
+  `${bytes === 0 ? 'is empty (0 bytes)' : `holds only whitespace (${bytes} bytes)`}: what Claude Code makes of ` +
+  'an empty file here is not known to omc-top';
+
+/** A JSON file's read, with the size of the bytes behind an empty one (emptyFileWords). */
+function readJsonFile(dir: string, rel: string, label: { rootLabel: string }): JsonResult {
+  const r = readTextSync(dir, rel, 4 * 1024 * 1024, { ...OWN_FILE, ...label });
+  if (!r.ok) return r;
+  const parsed = parseJsonText(r.text, r);
+  return !parsed.ok && parsed.code === 'empty' ? { ...parsed, message: emptyFileWords(r.bytes) } : parsed;
 }
 
 /** `label`: what `dir` is called in a refusal (Claude's config directory, or the project's). */
@@ -185,9 +203,7 @@ function readObj(
   label: { rootLabel: string } = CLAUDE_DIR_READ,
   memo?: OmcReadMemo,
 ): Obj | null {
-  const r = memoized(memo, `json\0${dir}\0${rel}`, () =>
-    readJsonSync(dir, rel, 4 * 1024 * 1024, { ...OWN_FILE, ...label }),
-  );
+  const r = memoized(memo, `json\0${dir}\0${rel}`, () => readJsonFile(dir, rel, label));
   if (!r.ok) noteRefusal(refused, dir, rel, r);
   return r.ok ? obj(r.value) : null;
 }

@@ -1,7 +1,8 @@
 /**
  * The last good OMC version, kept while a file that decides it cannot be read (the house's last-good rule, applied to
  * the files outside `.omc` that say which OMC runs the hooks). A running monitor found OMC 4.4.4 from the plugin
- * registry; the registry is then caught torn, or settings.json is left unparsable by a hand edit: a fresh look finds
+ * registry; the registry is then caught torn or left empty, or settings.json is left unparsable by a hand edit (or
+ * empty: a truncation with no write after it, confirmed by the second look omc-recheck makes): a fresh look finds
  * no plugin and would judge by the newest book, though nothing says the plugin went. Until the file can be read again
  * the answer in force stays, its words saying it is not re-checked and which file stops that. A file changed and
  * still readable (a plugin disabled, updated, removed from the registry) is followed as before: only a file newly

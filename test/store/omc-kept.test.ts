@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { omcJson } from '../../src/feeds/omc-json.js';
-import { detectOmcInstall } from '../../src/store/omc-install.js';
+import { detectOmcInstall, type OmcInstall } from '../../src/store/omc-install.js';
+import { OmcRecheckTicker } from '../../src/store/omc-recheck.js';
+import { collectDoctorReport } from '../../src/commands/doctor-checks.js';
 import { omcLabel } from '../../src/store/omc-label.js';
 import { keepLastGood } from '../../src/store/omc-kept.js';
 import { OmcStore } from '../../src/store/store.js';
@@ -18,6 +20,7 @@ import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 import { OMC_PLUGIN_KEY, installPlugin, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
 import { hookDecision, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
 let p: TempProject | null = null;
@@ -31,15 +34,24 @@ afterEach(async () => {
   p = tmp = null;
 });
 
-/** A project with a keyword-started ultrawork, OMC 4.4.4 the user's enabled plugin, and a monitor on it. */
-function monitored() {
+/**
+ * A project with a keyword-started ultrawork, OMC 4.4.4 the user's enabled plugin, and a monitor on it. `ticker`: the
+ * monitor looks at the files again only on its rounds (the test's), not every 100 ms.
+ */
+function monitored(ticker?: OmcRecheckTicker) {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-kept-'));
   const w = pluginWorld(tmp);
   installPlugin(w.config, OMC444);
   p = makeProject({ prefix: 'omc-top-kept-proj-' });
   writeRetiredUltrawork(p.root, SID);
   const env = { ...w.env, PATH: '' };
-  const detect = () => detectOmcInstall({ env, projectDir: (p as TempProject).dir, processes: false });
+  // Every look's finding, as the monitor got it (the confirming look's too).
+  const looks: OmcInstall[] = [];
+  const detect = () => {
+    const found = detectOmcInstall({ env, projectDir: (p as TempProject).dir, processes: false });
+    looks.push(found);
+    return found;
+  };
   const said: Array<string | null> = [];
   const shown: string[] = [];
   const s = new OmcStore({
@@ -48,6 +60,7 @@ function monitored() {
     omc: detect(),
     omcRedetect: detect,
     omcRecheckMs: 100,
+    ...(ticker ? { omcRecheckTicker: ticker } : {}),
     watch: 'poll',
     claude: { live: false, env },
   });
@@ -65,7 +78,10 @@ function monitored() {
   const realHook = (v: HookVersion) =>
     hookDecision(spawnStopHook(v, { cwd: (p as TempProject).dir, sessionId: SID, home: w.home, now: Date.now() }))
       .decision;
-  return { w, s, said, shown, registry, settings, problem, verdict, realHook };
+  // Every problem line the monitor showed, in order.
+  const everShown: string[] = [];
+  s.problems.subscribe(() => everShown.push(...s.problems.getSnapshot().map((x) => `${x.path}: ${x.message}`)));
+  return { w, s, said, shown, registry, settings, problem, verdict, realHook, looks, everShown };
 }
 
 const WAIT = { timeoutMs: 15_000 };
@@ -128,6 +144,77 @@ describe('a file that decides the OMC version goes bad under a running monitor',
     expect(m.s.omc?.keptFrom).toBeUndefined();
     expect(m.verdict()).toMatchObject({ rules: '5.5.0' });
     expect(m.said).toEqual(['OMC ? (5.5.0 rules assumed) now (was 4.4.4): verdicts re-judged']);
+  });
+});
+
+describe('a file that decides the OMC version is emptied under a running monitor', () => {
+  // Empty and staying so: a fact, said as such, the last good version kept as for a file that cannot be read.
+  for (const file of ['installed_plugins.json', 'settings.json'] as const) {
+    it(`an empty ${file} that stays empty keeps OMC 4.4.4 (not re-checked) and says the file is empty`, async () => {
+      const m = monitored();
+      expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin)');
+      const at = file === 'settings.json' ? m.settings : m.registry;
+      const good = fs.readFileSync(at, 'utf8');
+      fs.writeFileSync(at, ''); // truncated, and nothing written after
+      const line = await waitFor(() => m.problem(file), { ...WAIT, what: `the empty ${file} named` });
+      expect(line).toMatch(
+        /^is empty \(0 bytes\): what Claude Code makes of an empty file here is not known to omc-top; OMC 4\.4\.4 as found before is kept .*not re-checked until/,
+      );
+      expect(m.s.omc).toMatchObject({ version: '4.4.4', assumed: false, rules: '4.4.4' });
+      expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin · not re-checked)');
+      // Judged as the real 4.4.4 hook judges it (the registry is no input of the hook's), not by the 5.5.0 book.
+      expect(m.verdict()).toMatchObject({ rules: '4.4.4', decision: 'block' });
+      expect(m.verdict()?.decision).toBe(m.realHook('4.4.4'));
+      // watch --json's omc line: no "OMC ? now"; its source names the empty file.
+      expect(m.said).toEqual([null]);
+      expect(m.shown[0]).toContain(`${file}: is empty (0 bytes)`);
+      expect(m.shown[0]).toMatch(/not re-checked until the file can be read again/);
+
+      // A fresh process (doctor) has no version before it: it names the empty file and warns.
+      const report = await collectDoctorReport({
+        cwd: (p as TempProject).dir,
+        env: { ...m.w.env, PATH: '' },
+        poll: false,
+        version: 'test',
+        nodeVersion: process.version,
+        terminal: { isTTY: true, columns: 120, rows: 40, colorDepth: 8 },
+        watchTimeoutMs: scaled(60_000),
+      });
+      const check = report.checks.find((c) => c.id === 'omc');
+      expect(check?.status).toBe('warn');
+      expect(check?.details).toContainEqual(
+        expect.stringMatching(new RegExp(`^not read: .*${file}: is empty \\(0 bytes\\)`)),
+      );
+
+      fs.writeFileSync(at, good); // written again
+      await waitFor(() => m.problem(file) === null && m.s.omc?.keptFrom === undefined, {
+        ...WAIT,
+        what: `${file} read again`,
+      });
+      expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin)');
+      expect(m.said).toEqual([null, null]);
+    });
+  }
+
+  it('a registry emptied and written again before the confirming look is no problem and no change', async () => {
+    const ticker = new OmcRecheckTicker(3_600_000); // rounds only when the test calls them
+    const m = monitored(ticker);
+    const good = fs.readFileSync(m.registry, 'utf8');
+    const before = m.looks.length;
+    fs.writeFileSync(m.registry, ''); // a writer that truncates first…
+    ticker.round();
+    // The look was made while the file was empty, and saw it so.
+    expect(m.looks.length).toBe(before + 1);
+    expect(m.looks.at(-1)?.refused.map((r) => r.why)).toEqual([expect.stringMatching(/^is empty \(0 bytes\)/)]);
+    fs.writeFileSync(m.registry, good); // …then writes, within the confirming window
+    const seen = m.looks.length;
+    await waitFor(() => m.looks.length > seen, { ...WAIT, what: 'the confirming look' });
+    expect(m.looks.at(-1)?.refused).toEqual([]);
+    // Nothing was taken from the empty moment: no problem line ever, no change said, the label as before.
+    expect(m.everShown.filter((x) => x.includes('installed_plugins.json'))).toEqual([]);
+    expect(m.said).toEqual([]);
+    expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin)');
+    expect(m.verdict()).toMatchObject({ rules: '4.4.4', decision: 'block' });
   });
 });
 
