@@ -4,6 +4,7 @@
  * whose real Stop hook enforces the keyword-started ultrawork that 5.5.0 retired), names the file, and says the version
  * is not re-checked until the file reads again. A file changed and still readable is followed as before.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { collectDoctorReport } from '../../src/commands/doctor-checks.js';
 import { omcLabel } from '../../src/store/omc-label.js';
 import { keepLastGood } from '../../src/store/omc-kept.js';
 import { OmcStore } from '../../src/store/store.js';
+import { BUNDLE } from '../helpers/attention-surfaces.js';
 import { headerFrame } from '../helpers/header-frame.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
@@ -195,6 +197,25 @@ describe('a file that decides the OMC version is emptied under a running monitor
       expect(m.said).toEqual([null, null]);
     });
   }
+
+  it('a fresh --json with the registry empty names the file in its problems and its source, and assumes', () => {
+    const m = monitored(); // its world; what the monitor shows plays no part here
+    fs.writeFileSync(m.registry, '');
+    const env = { ...process.env, ...m.w.env, PATH: '', XDG_STATE_HOME: path.join(tmp as string, 'xdg') };
+    const out = execFileSync(process.execPath, [BUNDLE, '--json', '--cwd', (p as TempProject).dir], {
+      env,
+      encoding: 'utf8',
+    });
+    const json = JSON.parse(out) as {
+      omc_version: { version: string | null; source: string; assumed: boolean };
+      problems: Array<{ path: string; message: string }>;
+    };
+    // No version before it to keep: the newest rules, assumed, and the empty file is why.
+    expect(json.omc_version).toMatchObject({ version: null, assumed: true });
+    expect(json.omc_version.source).toMatch(/^not found \(.*installed_plugins\.json: is empty \(0 bytes\): /);
+    const line = json.problems.find((x) => x.path.endsWith('installed_plugins.json'));
+    expect(line?.message).toMatch(/^is empty \(0 bytes\): .*; the OMC version is found without it \(not found/);
+  });
 
   it('a registry emptied and written again before the confirming look is no problem and no change', async () => {
     const ticker = new OmcRecheckTicker(3_600_000); // rounds only when the test calls them
