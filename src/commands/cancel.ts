@@ -13,7 +13,7 @@ import { fitHelp } from './help-width.js';
 import { executeCancel, ledgerAppends, type CancelDone } from '../store/cancel/execute.js';
 import { ledgerTail } from '../store/cancel/describe.js';
 import { planCancel, type CancelPlan, type CancelRequest } from '../store/cancel/plan.js';
-import { alreadyEndedText, endedByRecord } from '../store/cancel/already-ended.js';
+import { alreadyEndedText, endedByJson, endedByRecord } from '../store/cancel/already-ended.js';
 import { holdUntilFileForTest } from './test-pause.js';
 import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
 import { sessionInstall, sessionTranscriptInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
@@ -34,7 +34,7 @@ import {
   trackerKey,
   type ClaudeSide,
 } from '../store/cancel/tracker.js';
-import { CancelRecordFile } from '../store/cancel/cancel-records.js';
+import { CancelRecordFile, type CancelRecord } from '../store/cancel/cancel-records.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { AgentPoller } from '../store/claude/agent-poller.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
@@ -168,38 +168,77 @@ const BOOK_RANGES: Record<RulesVersion, string> = {
 const recordOf = (env: NodeJS.ProcessEnv, root: string, sessionId: string | null, now: number) =>
   new CancelRecordFile(ownStateDir(env), root, () => now).getSnapshot().records.get(trackerKey(sessionId));
 
+/**
+ * A loop found already ended: the words, and the omc-top cancel whose record ended it (null when none names one), which
+ * `--json` carries as `ended_by` so a script need not read it out of the words.
+ */
+interface AlreadyEnded {
+  message: string;
+  rec: CancelRecord | null;
+}
+
 /** The plan's loop ended between this command's plan and its write (another omc-top, OMC's /cancel, its own end). */
-function endedMeanwhile(env: NodeJS.ProcessEnv, root: string, plan: CancelPlan, why: string, now: number): string {
-  return alreadyEndedText({
-    rec: endedByRecord(recordOf(env, root, plan.request.sessionId, now), plan.modes, now),
-    what: [...plan.modes, ...plan.linked].join(', '),
-    label: plan.label,
-    when: "between this command's plan and its write",
-    why,
-  });
+function endedMeanwhile(
+  env: NodeJS.ProcessEnv,
+  root: string,
+  plan: CancelPlan,
+  why: string,
+  now: number,
+): AlreadyEnded {
+  const rec = endedByRecord(recordOf(env, root, plan.request.sessionId, now), plan.modes, now);
+  return {
+    rec,
+    message: alreadyEndedText({
+      rec,
+      what: [...plan.modes, ...plan.linked].join(', '),
+      label: plan.label,
+      when: "between this command's plan and its write",
+      why,
+    }),
+  };
 }
 
 /**
  * Nothing active when the command ran: when another omc-top's cancel a moment earlier ended it, that cancel is named
- * (as the monitor's dialog names it); else the plan's own words, which say what the disk holds.
+ * (as the monitor's dialog names it); else the plan's own words, which say what the disk holds. A pause asks no one.
  */
-function endedBeforeRun(env: NodeJS.ProcessEnv, root: string, req: CancelRequest, why: string, now: number): string {
-  if (req.pauseOnly) return why;
+function endedBeforeRun(
+  env: NodeJS.ProcessEnv,
+  root: string,
+  req: CancelRequest,
+  why: string,
+  now: number,
+): AlreadyEnded | null {
+  if (req.pauseOnly) return null;
   const rec = endedByRecord(recordOf(env, root, req.sessionId, now), req.mode === null ? null : [req.mode], now);
-  if (rec === null) return why;
-  return alreadyEndedText({
+  if (rec === null) return { rec, message: why };
+  return {
     rec,
-    what: req.mode ?? rec.modes.join(', '),
-    label: req.sessionId ?? 'legacy',
-    when: 'before this command ran',
-    why,
-  });
+    message: alreadyEndedText({
+      rec,
+      what: req.mode ?? rec.modes.join(', '),
+      label: req.sessionId ?? 'legacy',
+      when: 'before this command ran',
+      why,
+    }),
+  };
 }
 
 const defaultIo: Io = { ...processSink, cwd: process.cwd(), now: Date.now };
 
-function fail(io: Io, json: boolean, code: number, error: string, message: string): number {
-  if (json) io.out(terminalSafeJson({ ok: false, error, message }) + '\n');
+/** A failure: its words on stderr, or with --json `{ok: false, error, message}` and, for a loop already ended, `ended_by`. */
+function fail(
+  io: Io,
+  json: boolean,
+  code: number,
+  error: string,
+  message: string,
+  ended?: AlreadyEnded | null,
+): number {
+  if (json)
+    io.out(
+      terminalSafeJson({ ok: false, error, message, ...(ended ? { ended_by: endedByJson(ended.rec) } : {}) }) + '\n',
+    );
   else io.err(`omc-top cancel: ${message}\n`);
   return code;
 }
@@ -430,7 +469,11 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     );
 
   const first = planCancel(res.root, req, io.now(), { rules: cancelBooks(omc) });
-  if (!first.ok)
+  if (!first.ok) {
+    const ended =
+      first.code === 'nothing-active' || first.code === 'mode-not-active'
+        ? endedBeforeRun(env, res.root, req, first.message, io.now())
+        : null;
     return fail(
       io,
       json,
@@ -441,10 +484,10 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
           ? CANCEL_EXIT.notTaken
           : CANCEL_EXIT.nothing,
       first.code,
-      first.code === 'nothing-active' || first.code === 'mode-not-active'
-        ? endedBeforeRun(env, res.root, req, first.message, io.now())
-        : first.message,
+      ended?.message ?? first.message,
+      ended,
     );
+  }
   let plan = first.plan;
   await holdUntilFileForTest(io.err, env);
   // No dialog to re-ask here: a session that moves between planning and writing (a Stop event) is simply re-planned.
@@ -531,18 +574,12 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     }
     // Lost a race (a concurrent cancel, the session ending): nothing to cancel is exit 4, as the README says; a loop
     // that ended meanwhile is said as the monitor's dialog says it, with who ended it when the records tell.
-    if (outcome.kind === 'refused')
-      return outcome.nothing
-        ? fail(
-            io,
-            json,
-            CANCEL_EXIT.nothing,
-            'nothing-to-cancel',
-            outcome.ended === true && !pauseOnly
-              ? endedMeanwhile(env, res.root, plan, outcome.message, io.now())
-              : outcome.message,
-          )
-        : fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
+    if (outcome.kind === 'refused') {
+      if (!outcome.nothing) return fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
+      const ended =
+        outcome.ended === true && !pauseOnly ? endedMeanwhile(env, res.root, plan, outcome.message, io.now()) : null;
+      return fail(io, json, CANCEL_EXIT.nothing, 'nothing-to-cancel', ended?.message ?? outcome.message, ended);
+    }
     if (tries >= 2)
       return fail(
         io,

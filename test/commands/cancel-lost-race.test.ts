@@ -86,6 +86,13 @@ describe('omc-top cancel that loses the race for the loop', { timeout: scaled(60
     expect(r.code).toBe(4);
     const doc = JSON.parse(r.out);
     expect(doc).toMatchObject({ ok: false, error: 'nothing-to-cancel' });
+    // Who ended it, as fields a script reads without parsing the words: the monitor's record, as the words name it.
+    expect(doc.ended_by).toEqual({
+      process: 'omc-top',
+      pid: process.pid,
+      at: new Date(requestedMs).toISOString(),
+      modes: ['ralph'],
+    });
     expect(doc.message).toBe(
       `ralph in ${S} already ended: omc-top (pid ${process.pid}) cancelled it at ${hms(requestedMs)} UTC, between this command's plan and its write; nothing to cancel, nothing was written`,
     );
@@ -104,12 +111,21 @@ describe('omc-top cancel that loses the race for the loop', { timeout: scaled(60
     });
     let s = cancelScene(false, cleanups);
     let cli = runCancel(s, [], true);
-    await cli.held;
+    const cliJson = runCancel(s, ['--json'], true);
+    await Promise.all([cli.held, cliJson.held]);
     const other = await runCancel(s, ['--json'], false).done;
     expect(other.code).toBe(0);
     const requestedMs = Date.parse(JSON.parse(other.out).signal.requested_at);
     cli.release();
+    cliJson.release();
     let r = await cli.done;
+    // The same fact as fields: a command run's record names no process, so no pid.
+    const lost = await cliJson.done;
+    expect(lost.code).toBe(4);
+    expect(JSON.parse(lost.out)).toMatchObject({
+      error: 'nothing-to-cancel',
+      ended_by: { process: 'omc-top cancel', pid: null, at: new Date(requestedMs).toISOString(), modes: ['ralph'] },
+    });
     expect(r.code).toBe(4);
     expect(r.out).toBe('');
     expect(r.err.split('\n').filter((l) => !l.startsWith('held for a test'))).toEqual([
@@ -120,14 +136,19 @@ describe('omc-top cancel that loses the race for the loop', { timeout: scaled(60
     // OMC's own /cancel removes the loop's file: no omc-top record names anyone.
     s = cancelScene(false, cleanups);
     cli = runCancel(s, [], true);
-    await cli.held;
+    const noRecord = runCancel(s, ['--json'], true);
+    await Promise.all([cli.held, noRecord.held]);
     fs.rmSync(ralphStateFile(s.root, S));
     cli.release();
+    noRecord.release();
     r = await cli.done;
     expect(r.code).toBe(4);
-    expect(r.err).toContain(
-      `omc-top cancel: ralph in ${S} already ended between this command's plan and its write (omc-top's cancel records name no other omc-top: OMC's /cancel or the loop's own end); nothing was written (no active mode in ${S}: nothing to cancel)`,
-    );
+    const unnamed = `ralph in ${S} already ended between this command's plan and its write (omc-top's cancel records name no other omc-top: OMC's /cancel or the loop's own end); nothing was written (no active mode in ${S}: nothing to cancel)`;
+    expect(r.err).toContain(`omc-top cancel: ${unnamed}`);
+    // No record names anyone: null, not a guess.
+    const json = await noRecord.done;
+    expect(json.code).toBe(4);
+    expect(JSON.parse(json.out)).toEqual({ ok: false, error: 'nothing-to-cancel', message: unnamed, ended_by: null });
     expect(fs.existsSync(signalFile(s))).toBe(false);
   });
 
@@ -144,6 +165,7 @@ describe('omc-top cancel that loses the race for the loop', { timeout: scaled(60
       ok: false,
       error: 'nothing-active',
       message: `ralph in ${S} already ended: omc-top (pid ${process.pid}) cancelled it at ${hms(requestedMs)} UTC, before this command ran; nothing to cancel, nothing was written`,
+      ended_by: { process: 'omc-top', pid: process.pid, at: new Date(requestedMs).toISOString(), modes: ['ralph'] },
     });
     r = await runCancel(s, ['--mode', 'ralph'], false).done;
     expect(r.code).toBe(4);
@@ -155,5 +177,12 @@ describe('omc-top cancel that loses the race for the loop', { timeout: scaled(60
     r = await runCancel(t, [], false).done;
     expect(r.code).toBe(4);
     expect(r.err).toBe(`omc-top cancel: no active mode in ${S}: nothing to cancel\n`);
+    r = await runCancel(t, ['--json'], false).done;
+    expect(JSON.parse(r.out)).toEqual({
+      ok: false,
+      error: 'nothing-active',
+      message: `no active mode in ${S}: nothing to cancel`,
+      ended_by: null,
+    });
   });
 });

@@ -33,6 +33,23 @@ const whoCancelled = (rec: CancelRecord) =>
   rec.followedBy ? `omc-top (pid ${rec.followedBy.pid})` : '`omc-top cancel`';
 
 /**
+ * The same fact as the words, for `omc-top cancel --json` (`ended_by`): the cancel its record names, or null when no
+ * record does. `process` is what the words name: `omc-top` (a monitor or serve that followed its cancel: its pid) or
+ * `omc-top cancel` (a command run, whose record names no process: pid null). `at` is when its signal was written.
+ */
+export function endedByJson(
+  rec: CancelRecord | null,
+): { process: 'omc-top' | 'omc-top cancel'; pid: number | null; at: string; modes: string[] } | null {
+  if (rec === null) return null;
+  return {
+    process: rec.followedBy ? 'omc-top' : 'omc-top cancel',
+    pid: rec.followedBy?.pid ?? null,
+    at: new Date(rec.requestedMs).toISOString(),
+    modes: [...rec.modes],
+  };
+}
+
+/**
  * The words. `what` is the modes asked for, `label` the session (or "legacy"), `when` the asking surface's moment
  * ("while this dialog was open"), `why` what the fresh look at the disk found (said when no record explains it).
  */
