@@ -23,6 +23,7 @@ import type { PermissionsSnapshot } from './permissions/model.js';
 import { stateDir } from './permissions/protocol.js';
 import { CancelRecordFile } from './cancel/cancel-records.js';
 import { RecordFollower } from './cancel/follow.js';
+import { cancelBooks } from './cancel/pause-support.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { StateDirDomain } from './state-dir/domain.js';
 import { agentWatchOf } from './claude/agent-watch.js';
@@ -426,6 +427,8 @@ export class OmcStore {
           return sessions.rules;
         },
         rulesOf: (sid) => this.sessions.installOf(sid).rules,
+        // The OMC that runs the session's hooks when the tracker looks: an upgrade inside the window judges from then.
+        booksOf: (sid) => cancelBooks(sid === null ? this.sessions.omc : this.sessions.installOf(sid)),
         projectDir: this.projectDir ?? path.dirname(this.root),
       },
       agent,

@@ -199,17 +199,42 @@ export interface JudgeRules {
   projectDir: string;
   /** The rules of one session's OMC, when sessions of the project run different versions. */
   rulesOf?: (sid: string) => RulesVersion;
+  /**
+   * The books of every OMC whose Stop hook runs for the session now (null: no version found), asked at each look: an
+   * OMC upgraded in place inside a cancel's window runs the session's next Stop, so it judges from then on. Absent:
+   * the books the plan was made by.
+   */
+  booksOf?: (sid: string | null) => readonly RulesVersion[] | null;
 }
 
 /**
- * The books a cancel is judged by: the ones its plan was made by (every enabled OMC plugin's: Claude Code runs each
- * one's Stop hook, and a block from any holds the agent), else the session's OMC's when no version was found.
+ * The books a cancel is judged by: those in force when it is looked at (every enabled OMC plugin's: Claude Code runs
+ * each one's Stop hook, and a block from any holds the agent), else the ones its plan was made by, else the session's
+ * OMC's when no version was found.
  */
 export function judgeBooks(result: CancelDone, r: JudgeRules): readonly RulesVersion[] {
+  const sid = result.plan.request.sessionId;
+  const fallback = () => [(sid !== null ? r.rulesOf?.(sid) : undefined) ?? r.rules];
+  if (r.booksOf) {
+    const now = r.booksOf(sid);
+    return now !== null && now.length > 0 ? now : fallback();
+  }
   const books = result.plan.books;
   if (books !== null && books.length > 0) return books;
-  const sid = result.plan.request.sessionId;
-  return [(sid !== null ? r.rulesOf?.(sid) : undefined) ?? r.rules];
+  return fallback();
+}
+
+/**
+ * Said when the books that judge now are not the ones the cancel was planned by (OMC upgraded in place inside its
+ * window): which release's rules judged the verdict, and which ran the hooks at the cancel. Empty otherwise, and when
+ * no version was found at the plan (nothing to compare).
+ */
+function booksChangedWords(planned: readonly RulesVersion[] | null, now: readonly RulesVersion[]): string {
+  if (planned === null || planned.length === 0) return '';
+  const same = planned.length === now.length && planned.every((b) => now.includes(b));
+  return same
+    ? ''
+    : `; judged by ${booksWords(now)}'s rules, which run the hooks now: ${booksWords(planned)} ran them when the cancel was made`;
 }
 
 /** Books named by their releases: "OMC 4.4.4", "OMC 5.5.0 and 4.4.4". */
@@ -365,6 +390,7 @@ export function judge(
   // The verdict engine has the last word: "cancelled" only when the Stop hook, re-reading
   // disk, no longer holds the agent for any mode this cancel ended.
   const books = judgeBooks(result, rules);
+  const rebooked = booksChangedWords(plan.books, books);
   for (const { verdict: m, books: by } of stillEnforced(root, result, now, rules, books))
     if (!still.some((w) => w.startsWith(`${m.mode} `)) && anewAt(activeOnDisk(root, m.path), requested) === null) {
       // Judged by several books: which one's hook holds it, as the plan and `omc-top cancel` name each.
@@ -382,7 +408,7 @@ export function judge(
       phase: 'failed',
       final: true,
       text: `${CANCEL_FAILED}: ${still[0]}`,
-      reason: `part of omc-top's cancel could not be written (${result.failedWrite}); ${still.join('; ')}; c cancels again`,
+      reason: `part of omc-top's cancel could not be written (${result.failedWrite}); ${still.join('; ')}${rebooked}; c cancels again`,
     };
   if (still.length > 0)
     return watching
@@ -390,21 +416,21 @@ export function judge(
           phase: 'waiting',
           final: false,
           text: `not ended yet: ${still[0]}`,
-          reason: `${still.join('; ')}${replaced}${moved}`,
+          reason: `${still.join('; ')}${replaced}${moved}${rebooked}`,
           ...watchUntil,
         }
       : {
           phase: 'not-taken',
           final: true,
           text: `cancel did not take: ${still[0]}`,
-          reason: `${still.join('; ')}${moved}`,
+          reason: `${still.join('; ')}${moved}${rebooked}`,
         };
   const hooks = stopHooksWords(books);
   const onDisk = `${
     watching
       ? `ended on disk (${hooks}, re-reading it, ${books.length > 1 ? 'enforce' : 'enforces'} none of these modes); watching until the signal expires that nothing re-arms it`
       : `ended on disk: the signal window is over, and ${hooks} (re-reading disk) no longer ${books.length > 1 ? 'enforce' : 'enforces'} any of these modes`
-  }${replaced}${moved}${anew.length > 0 ? `; ${anew.join('; ')}: the row says what the disk says` : ''}`;
+  }${rebooked}${replaced}${moved}${anew.length > 0 ? `; ${anew.join('; ')}: the row says what the disk says` : ''}`;
   // Claude seen to stop after the signal, with the loop still ended: nothing is left to re-arm it.
   if (stop)
     return { phase: 'stopped', final: true, text: `stopped ✓ in ${took} ${what}`, reason: `${onDisk}; ${stopWords}` };
@@ -638,9 +664,11 @@ export class CancelTracker {
       const claude = this.follow(e.claude, this.agentView(key), e.requestedMs);
       const v = judge(this.root, e.result, now, this.rules, claude);
       const until = v.watchUntilMs ?? e.watchUntilMs;
+      // The reason too: what judged it can change with the words of the row unchanged (OMC upgraded in the window).
       if (
         v.phase !== e.phase ||
         v.text !== e.text ||
+        v.reason !== e.reason ||
         v.final !== e.final ||
         claude !== e.claude ||
         until !== e.watchUntilMs
