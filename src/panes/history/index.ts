@@ -75,6 +75,8 @@ const bindings: Binding<S>[] = [
     hint: 'detail',
     when: LIST,
     disabled: (ctx) => (selected(ctx) ? null : 'no run selected'),
+    // No run on screen (none yet, or the filters match none): said when pressed, not offered in the footer.
+    offered: (ctx) => selected(ctx) !== undefined,
     run: (ctx) => {
       const r = selected(ctx);
       if (r) ctx.set((s) => openDetail(s, runId(r)));

@@ -86,6 +86,8 @@ const needsRow = (ctx: Ctx) =>
   rootWriteBlock(ctx.store) ?? (selectedRow(ctx) ? writeBlock(ctx) : 'no directive selected');
 /** Under a root that cannot be read the writing keys are not offered; pressed, they say why nothing is written. */
 const rootReadable = (ctx: Ctx) => rootWriteBlock(ctx.store) === null;
+/** e, p and d act on the selected directive: not offered while none is (no directives, a filter matching none). */
+const rowWritable = (ctx: Ctx) => rootReadable(ctx) && selectedRow(ctx) !== undefined;
 type Row = NonNullable<ReturnType<typeof selectedRow>>;
 /** A key that acts on the selected directive (nothing when none is). */
 const onRow = (f: (ctx: Ctx, row: Row) => void) => (ctx: Ctx) => {
@@ -199,7 +201,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: readonlyRefusal('editing a directive'),
     disabled: needsRow,
-    offered: rootReadable,
+    offered: rowWritable,
     run: onRow((c, sel) => openForm(c, (s) => openEditForm(s, sel.key, sel.directive))),
   },
   {
@@ -210,7 +212,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: CANNOT_CHANGE,
     disabled: needsRow,
-    offered: rootReadable,
+    offered: rowWritable,
     run: onRow(togglePriorityOf),
   },
   {
@@ -221,7 +223,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: CANNOT_CHANGE,
     disabled: needsRow,
-    offered: rootReadable,
+    offered: rowWritable,
     run: onRow(confirmRemove),
   },
   {

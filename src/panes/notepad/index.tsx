@@ -113,6 +113,9 @@ const entryDisabled = (ctx: Ctx) => rootWriteBlock(ctx.store) ?? noEntry(ctx) ??
  */
 const notepadWritable = (ctx: Ctx) =>
   ctx.store.notepad.getSnapshot().status !== 'unreadable' && writeBlock(ctx) === null;
+/** Keys that act on the selected entry: not offered while none is (an empty section, a filter matching none). */
+const entrySelected = (ctx: Ctx) => sel(ctx) !== null;
+const entryWritable = (ctx: Ctx) => notepadWritable(ctx) && entrySelected(ctx);
 
 function textOf(ctx: Ctx) {
   const snap = snapOf(ctx);
@@ -223,6 +226,7 @@ const bindings: Binding<S>[] = [
     hint: 'read',
     when: LIST,
     disabled: noEntry,
+    offered: entrySelected,
     run: (c) => {
       const e = sel(c);
       if (e) c.set((s) => openView(s, e.id));
@@ -255,7 +259,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
-    offered: notepadWritable,
+    offered: entryWritable,
     run: (c) => {
       const e = sel(c);
       if (e) startEdit(c, { kind: 'edit', section: section(c), entry: e });
@@ -267,7 +271,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
-    offered: notepadWritable,
+    offered: entryWritable,
     run: (c) => {
       const e = sel(c);
       if (e) editInExternalEditor(c, { kind: 'edit', section: section(c), entry: e });
@@ -280,7 +284,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
-    offered: notepadWritable,
+    offered: entryWritable,
     run: (c) => {
       const e = sel(c);
       if (e) requestDelete(c, section(c), e);

@@ -94,6 +94,8 @@ function moveInDetail(ctx: Ctx, m: Move): void {
 
 const SHUTDOWN_READONLY = '--readonly: shutdown requests are disabled (nothing is written)';
 const noTeam = (ctx: Ctx) => (selectedTeam(ctx) ? null : 'no team selected');
+/** Enter and X act on the selected team: not offered in the footer while none is (no teams, a filter matching none). */
+const teamSelected = (ctx: Ctx) => selectedTeam(ctx) !== undefined;
 /** Under a root that cannot be read no shutdown request is offered (ui/not-known.ts rootWriteBlock says why). */
 const rootReadable = (ctx: Ctx) => rootWriteBlock(ctx.store) === null;
 
@@ -129,6 +131,7 @@ const bindings: Binding<S>[] = [
     hint: 'open',
     when: LIST,
     disabled: noTeam,
+    offered: teamSelected,
     run: (ctx) => {
       const t = selectedTeam(ctx);
       if (t) ctx.set((s) => openDetail(s, t.key));
@@ -151,7 +154,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: SHUTDOWN_READONLY,
     disabled: (ctx) => rootWriteBlock(ctx.store) ?? noTeam(ctx),
-    offered: rootReadable,
+    offered: (ctx) => rootReadable(ctx) && teamSelected(ctx),
     run: (ctx) => {
       const t = selectedTeam(ctx);
       if (t) askTeamShutdown(ctx, t);
