@@ -185,6 +185,7 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
       readonly={props.readonly ?? false}
       notifyOff={props.notifier ? !props.notifier.isEnabled() : false}
       ownProblems={ownProblems}
+      remote={remote}
     />
   );
 }

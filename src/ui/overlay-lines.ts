@@ -194,16 +194,18 @@ function bindingsSection<S, C extends BindingContext<S>>(
 
 /**
  * The help of a view with one bindings table and no panes (the fleet, `--all`):
- * the same layout as the app's help — its keys by mode, then the legend.
+ * the same layout as the app's help — its keys by mode, then the legend. Given the view's state and key context
+ * (`here`), a key disabled now says why (`(not now: …)`), as the current pane's keys do in the app's help.
  */
 export function tableHelpLines<S, C extends BindingContext<S>>(
   title: string,
   bindings: readonly Binding<S, C>[],
   readonly: boolean,
   width: number,
+  here?: { state: S; ctx?: C },
 ): OverlayLine[] {
   const out: OverlayLine[] = [{ text: `${title} keys  ·  Esc closes, q quits`, tone: 'title' }];
-  bindingsSection(title, bindings, readonly, width, out);
+  bindingsSection(title, bindings, readonly, width, out, here);
   legendSection(width, out);
   return out;
 }

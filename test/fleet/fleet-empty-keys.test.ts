@@ -48,6 +48,12 @@ describe('the fleet footer with no session selected', () => {
     expect(footerOf(app)).toContain('/ filter');
     await refuses(app, [KEY.enter, 'a', 'c', 'p'], () => 'no session selected');
 
+    // `?` still lists them, saying why not now (the list's state under the help, not the help's own).
+    await app.step('?');
+    await app.waitForText(/open the project's panes.*\(not now: no session selected\)/);
+    await app.step(KEY.esc);
+    await app.waitForText(/\/zzz .*0 of 2 match/);
+
     await app.step(KEY.esc);
     await app.waitForText(/alpha {2}\(2 sessions\)/);
     await waitFor(() => /Enter open .*a ack/.test(footerOf(app)) || null, { what: `the keys back: ${footerOf(app)}` });
@@ -64,6 +70,13 @@ describe('the fleet footer with no session selected', () => {
       key === KEY.enter ? `@${FAKE_HOST}: no sessions to open` : 'no session selected',
     );
     expect(empty.lines('starts').filter((l) => !l.startsWith('watch'))).toEqual([]);
+    // The help says of the session keys why not now, and of r reconnect nothing: it has a host to reconnect.
+    await app.step('?');
+    await app.waitForText('(not now: no session selected)');
+    await app.step(KEY.pagedown);
+    const help = await app.waitForText(/\nr {2,}reconnect to the selected row's host[^\n]*/);
+    expect(help).not.toContain('no --host given');
+    await app.step(KEY.esc);
 
     const one = fakeSshFleet({});
     await waitFor(() => (one.host.phase === 'live' && one.host.group().rows.length === 1) || null, {

@@ -87,9 +87,27 @@ export const heightOf = (ctx: Pick<Ctx, 'size' | 'state'>) => listHeight(ctx.siz
 const move = (ctx: Ctx, to: Move) => ctx.set((s) => moveFleet(s, ctx.snap, to, heightOf(ctx)));
 const lineOf = (ctx: Pick<Ctx, 'snap' | 'size' | 'state'>) => selectedLine(ctx.snap, ctx.state, heightOf(ctx));
 
-/** The help text at this width (what the view draws and the scroll keys count). */
-export const fleetHelpLines = (width: number, readonly: boolean): OverlayLine[] => [
-  ...tableHelpLines(FLEET_TITLE.replace(/`/g, ''), FLEET_BINDINGS, readonly, Math.max(20, width)),
+/**
+ * The keys' state for the help: the list under it, as it was when `?` opened it (the help's own state would make
+ * every list key "not applying"), so a key that acts on a session says `(not now: no session selected)` there.
+ */
+function underHelp(ctx: Ctx): { state: S; ctx: Ctx } {
+  const state = { ...ctx.state, help: null };
+  return { state, ctx: { ...ctx, state } };
+}
+
+/**
+ * The help text at this width (what the view draws and the scroll keys count); given the key context (`here`), each
+ * list key disabled now says why.
+ */
+export const fleetHelpLines = (width: number, readonly: boolean, here?: Ctx): OverlayLine[] => [
+  ...tableHelpLines(
+    FLEET_TITLE.replace(/`/g, ''),
+    FLEET_BINDINGS,
+    readonly,
+    Math.max(20, width),
+    here && underHelp(here),
+  ),
   { text: '' },
   { text: 'The header', tone: 'title' },
   // A wrapped part's further lines are `cont`: a resize keeps the part at the top in view (anchoredScroll).
@@ -130,7 +148,9 @@ export const fleetTextLines = (
   readonly: boolean,
   own: readonly Problem[],
   fleet: readonly string[],
-): OverlayLine[] => (help.what === 'problems' ? fleetProblemLines(width, own, fleet) : fleetHelpLines(width, readonly));
+  here?: Ctx,
+): OverlayLine[] =>
+  help.what === 'problems' ? fleetProblemLines(width, own, fleet) : fleetHelpLines(width, readonly, here);
 
 /** Where the help is drawn at this terminal size: the list's place and its column-title row. */
 export const fleetHelpBody = (size: Size): Size => ({
@@ -148,8 +168,9 @@ export const fleetHelpScroll = (
   readonly: boolean,
   own: readonly Problem[] = [],
   fleet: readonly string[] = [],
+  here?: Ctx,
 ): number =>
-  anchoredScroll(help.scroll, help.at, (w) => fleetTextLines(help, w, readonly, own, fleet), fleetHelpBody(size));
+  anchoredScroll(help.scroll, help.at, (w) => fleetTextLines(help, w, readonly, own, fleet, here), fleetHelpBody(size));
 
 /** What the header's parts say, whole: a narrow header shortens or leaves out the counts first (layout.ts). */
 const HEADER_HELP = [
@@ -164,9 +185,10 @@ function scrollHelp(ctx: Ctx, to: Move): void {
   const own = ctx.ownProblems ?? [];
   ctx.set((s) => {
     if (!s.help) return s;
-    const total = fleetTextLines(s.help, body.columns, ctx.app.readonly, own, ctx.snap.problems).length;
+    const here = { ...ctx, state: s };
+    const total = fleetTextLines(s.help, body.columns, ctx.app.readonly, own, ctx.snap.problems, here).length;
     // Moved from where it is drawn now (its line numbers may be of another width), and remembered at this one.
-    const from = fleetHelpScroll(s.help, ctx.size, ctx.app.readonly, own, ctx.snap.problems);
+    const from = fleetHelpScroll(s.help, ctx.size, ctx.app.readonly, own, ctx.snap.problems, here);
     const scroll = scrollTo(from, scrollDelta(to, body.rows), total, body.rows);
     return { ...s, help: { ...s.help, scroll, at: anchorOf(scroll, total, body) } };
   });
@@ -236,15 +258,23 @@ const noSession = (ctx: Ctx) => (selectedRow(lineOf(ctx)) ? null : 'no session s
 const sessionSelected = (ctx: Ctx) => selectedRow(lineOf(ctx)) !== null;
 
 /**
- * A key context for asking which keys the footer offers (FleetView): the list as it is drawn, effects that do
- * nothing (the footer only asks, as the monitor's footer does with its own key view).
+ * A key context for asking which keys the footer offers and which the help says are not usable now (FleetView): the
+ * list as it is drawn, the --host actions when there are any, effects that do nothing (the footer and the help only
+ * ask, as the monitor's do with its own key view).
  */
-export function footerContext(snap: FleetSnapshot, state: S, size: Size, readonly: boolean): Ctx {
+export function footerContext(
+  snap: FleetSnapshot,
+  state: S,
+  size: Size,
+  readonly: boolean,
+  remote?: RemoteActions,
+): Ctx {
   const none = () => undefined;
   return {
     state,
     snap,
     size,
+    ...(remote ? { remote } : {}),
     set: none,
     app: { readonly, flash: none },
     exit: none,

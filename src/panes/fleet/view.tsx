@@ -6,7 +6,7 @@
  */
 import React from 'react';
 import { Box, Text } from 'ink';
-import { lineId, type FleetSnapshot } from '../../fleet/model.js';
+import { lineId, type FleetSnapshot, type RemoteActions } from '../../fleet/model.js';
 import { rowSignal, settledUntilMs } from '../../feeds/row.js';
 import { footerHints } from '../../kit/bindings.js';
 import { hintsThatFit } from '../../ui/chrome.js';
@@ -74,6 +74,7 @@ export function FleetView({
   readonly = false,
   notifyOff = false,
   ownProblems = [],
+  remote,
 }: {
   snap: FleetSnapshot;
   ui: FleetUiState;
@@ -87,6 +88,8 @@ export function FleetView({
   notifyOff?: boolean;
   /** Problems with omc-top's own files (its config file): the message line keeps the first, `!` lists them. */
   ownProblems?: readonly Problem[];
+  /** The --host actions, when there are any: the help says of r reconnect what pressing it would. */
+  remote?: RemoteActions | undefined;
 }) {
   const theme = useTheme();
   const withFilter = filtering(ui);
@@ -100,12 +103,10 @@ export function FleetView({
   const line = lines.at(view.index) ?? null;
   const host = selectedRow(line)?.host ?? (line?.kind === 'group' ? line.group.host : null);
   const onRemote = hosts > 0 && host !== null;
-  const hints = footerHints(
-    FLEET_BINDINGS,
-    ui,
-    readonly,
-    footerContext(snap, ui, { columns: width, rows }, readonly),
-  ).filter(([, what]) => onRemote || !REMOTE_ONLY_HINTS.has(what));
+  const keys = footerContext(snap, ui, { columns: width, rows }, readonly, remote);
+  const hints = footerHints(FLEET_BINDINGS, ui, readonly, keys).filter(
+    ([, what]) => onRemote || !REMOTE_ONLY_HINTS.has(what),
+  );
   const more =
     above + below > 0
       ? `  ${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`
@@ -120,8 +121,8 @@ export function FleetView({
   if (ui.help && !ui.confirm) {
     body = (
       <ScrollLines
-        lines={fleetTextLines(ui.help, width, readonly, ownProblems, snap.problems)}
-        scroll={fleetHelpScroll(ui.help, { columns: width, rows }, readonly, ownProblems, snap.problems)}
+        lines={fleetTextLines(ui.help, width, readonly, ownProblems, snap.problems, keys)}
+        scroll={fleetHelpScroll(ui.help, { columns: width, rows }, readonly, ownProblems, snap.problems, keys)}
         width={width}
         height={listHeight(rows) + 1}
       />
