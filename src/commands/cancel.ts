@@ -20,7 +20,7 @@ import { sessionInstall, sessionTranscriptInstall, type OmcInstall, type RulesVe
 import { cancelBooks, deafWords, enabledInstalls, pauseRefusal } from '../store/cancel/pause-support.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { noRootMessage } from '../store/root.js';
-import { diskTree } from '../store/verdict/disk-tree.js';
+import { hookLook } from '../store/cancel/hook-look.js';
 import { RULE_BOOKS, stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { processSink } from '../io/output.js';
@@ -108,12 +108,9 @@ export function verifyByVerdict(
 ): { ok: boolean; why: string; line: string; verdict: SessionVerdict | null } {
   const sid = done.plan.request.sessionId;
   if (sid === null) return { ok: true, why: '', line: 'session-less state: no one session to judge', verdict: null };
-  const started = readJsonSync(root, `state/sessions/${sid}/session-started.json`);
-  const cwd =
-    started.ok && typeof (started.value as Record<string, unknown> | null)?.cwd === 'string'
-      ? String((started.value as Record<string, unknown>).cwd)
-      : projectDir;
-  const v = stopVerdict(diskTree(root, { home }), { rules, sessionId: sid, cwd, now });
+  // The files the session's hooks read, ~/.omc's fallback copies included, as the monitor's tracker reads them.
+  const { tree, cwd } = hookLook(root, sid, { projectDir, home });
+  const v = stopVerdict(tree, { rules, sessionId: sid, cwd, now });
   const line =
     v.decision === 'block'
       ? `blocks at the next Stop for ${v.mode ?? '?'} (${v.detail})`

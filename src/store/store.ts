@@ -430,6 +430,8 @@ export class OmcStore {
         // The OMC that runs the session's hooks when the tracker looks: an upgrade inside the window judges from then.
         booksOf: (sid) => cancelBooks(sid === null ? this.sessions.omc : this.sessions.installOf(sid)),
         projectDir: this.projectDir ?? path.dirname(this.root),
+        // The same ~/.omc fallback copies the sessions' verdicts and `omc-top cancel` read.
+        home: opts.home ?? null,
       },
       agent,
       this.cancelRecords,

@@ -21,15 +21,16 @@
  */
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import path from 'node:path';
-import { readJsonSync, readTextSync } from '../../io/safe-fs/index.js';
+import { readTextSync } from '../../io/safe-fs/index.js';
 import type { RulesVersion } from '../omc-install.js';
-import { diskTree } from '../verdict/disk-tree.js';
-import { stopVerdict, type ModeVerdict } from '../verdict/index.js';
+import { GLOBAL_PREFIX, stopVerdict, type ModeVerdict } from '../verdict/index.js';
 import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
 import { timeMs } from '../sessions/omc-rules.js';
+import { isKnownMode, modeSpec } from '../sessions/modes.js';
+import { hookLook } from './hook-look.js';
 import { SIGNAL_SOURCE } from './signal.js';
-import { type Obj, obj } from '../../io/json.js';
+import { obj } from '../../io/json.js';
 import type { CancelFollower, CancelRecord, CancelSettlement, SettledWordName } from './cancel-records.js';
 import { runningStartIdentity } from '../../io/process-start.js';
 import { CANCEL_FAILED, movedOnText } from './words.js';
@@ -171,11 +172,16 @@ function activeOnDisk(root: string, rel: string): { active: boolean; startedMs: 
   const r = readTextSync(root, rel);
   if (!r.ok) return { active: false, startedMs: null };
   try {
-    const v = obj(JSON.parse(r.text));
-    return { active: v?.active === true, startedMs: timeMs(v?.started_at) };
+    return loopOf(JSON.parse(r.text));
   } catch {
     return { active: false, startedMs: null };
   }
+}
+
+/** A parsed mode file's loop: active or not, and its `started_at`. */
+function loopOf(parsed: unknown): { active: boolean; startedMs: number | null } {
+  const v = obj(parsed);
+  return { active: v?.active === true, startedMs: timeMs(v?.started_at) };
 }
 
 /** When a loop read from disk was started, if after the cancel at `requestedMs`: a new run, not the one it ended. */
@@ -205,6 +211,11 @@ export interface JudgeRules {
    * the books the plan was made by.
    */
   booksOf?: (sid: string | null) => readonly RulesVersion[] | null;
+  /**
+   * The user's home: the hooks fall back to a session's `~/.omc/state` copies, so the verdict reads them there, as
+   * `omc-top cancel` does (null or absent: not read).
+   */
+  home?: string | null;
 }
 
 /**
@@ -247,10 +258,28 @@ export function booksWords(books: readonly RulesVersion[]): string {
 export const stopHooksWords = (books: readonly RulesVersion[]): string =>
   books.length < 2 ? 'the Stop hook' : `the Stop hooks of ${booksWords(books)}`;
 
+/**
+ * Whether the Stop hook of any of `books` reads the mode's file at all (sessions/modes.ts `readBy`): OMC 5.5.0's no
+ * longer reads ultrawork or ultraqa, so a re-armed one holds nothing there. A mode omc-top does not know counts as
+ * read: what its hook does with it is not known.
+ */
+const readByAny = (mode: string, books: readonly RulesVersion[]): boolean =>
+  !isKnownMode(mode) || books.some((b) => modeSpec(mode).readBy[b]);
+
+/** "OMC 5.5.0's Stop hook does not read ultrawork (retired in OMC 5.5.0): it holds nothing". */
+function unreadWords(mode: string, books: readonly RulesVersion[]): string {
+  const retired = modeSpec(mode).retiredIn;
+  const hooks =
+    books.length > 1 ? `none of ${stopHooksWords(books)} reads` : `${booksWords(books)}'s Stop hook does not read`;
+  return `${hooks} ${mode}${retired !== null ? ` (retired in OMC ${retired})` : ''}: it holds nothing`;
+}
+
 /** A mode some book's Stop hook, re-reading disk now, still holds the agent for, and the books that do. */
 interface StillHeld {
   verdict: ModeVerdict;
   books: RulesVersion[];
+  /** When the file the hooks hold it for was started, if after the cancel (a new run), else null. */
+  anewMs: number | null;
 }
 
 /**
@@ -266,14 +295,10 @@ function stillEnforced(
 ): StillHeld[] {
   const sid = result.plan.request.sessionId;
   if (sid === null) return [];
-  const started = readJsonSync(root, `state/sessions/${sid}/session-started.json`);
-  const cwd =
-    started.ok && typeof (started.value as Obj | null)?.cwd === 'string'
-      ? String((started.value as Obj).cwd)
-      : r.projectDir;
+  // The files `omc-top cancel` and the hooks read: a loop's ~/.omc/state copy the session owns holds it too.
+  const { tree, cwd } = hookLook(root, sid, { projectDir: r.projectDir, home: r.home ?? null });
   const ended = new Set([...result.plan.modes, ...result.plan.linked]);
   const whole = result.plan.request.mode === null;
-  const tree = diskTree(root);
   const out: StillHeld[] = [];
   for (const rules of books) {
     const v = stopVerdict(tree, { rules, sessionId: sid, cwd, now });
@@ -281,7 +306,8 @@ function stillEnforced(
     for (const m of v.modes.filter((x) => x.gateHolds && (whole || ended.has(x.mode)))) {
       const had = out.find((h) => h.verdict.mode === m.mode);
       if (had) had.books.push(rules);
-      else out.push({ verdict: m, books: [rules] });
+      else
+        out.push({ verdict: m, books: [rules], anewMs: anewAt(loopOf(tree.read(m.path)), result.signal.requestedMs) });
     }
   }
   return out;
@@ -372,6 +398,9 @@ export function judge(
   const moved = result.movedOn ? `; ${movedOnText(result.movedOn)}` : '';
   const still: string[] = [];
   const anew: string[] = [];
+  // Re-armed files no book in force reads: said, never counted against the cancel (their hooks let the agent stop).
+  const unread: string[] = [];
+  const books = judgeBooks(result, rules);
   for (const step of plan.steps) {
     const d = activeOnDisk(root, step.rel);
     if (!d.active) continue;
@@ -382,23 +411,29 @@ export function judge(
       anew.push(`a new ${step.mode} was started at ${clockHms(newRun)} UTC, after the cancel`);
       continue;
     }
+    if (!failed && !readByAny(step.mode, books)) {
+      unread.push(`${step.rel} was made active again after the cancel, but ${unreadWords(step.mode, books)}`);
+      continue;
+    }
     const why = failed
       ? `${step.mode} still active (${failed.detail})`
       : `${step.mode} active again: ${step.rel} was rewritten after the cancel (a Stop event already under way re-armed it)`;
     still.push(why);
   }
+  const notHeld = unread.length > 0 ? `; ${unread.join('; ')}` : '';
   // The verdict engine has the last word: "cancelled" only when the Stop hook, re-reading
   // disk, no longer holds the agent for any mode this cancel ended.
-  const books = judgeBooks(result, rules);
   const rebooked = booksChangedWords(plan.books, books);
-  for (const { verdict: m, books: by } of stillEnforced(root, result, now, rules, books))
-    if (!still.some((w) => w.startsWith(`${m.mode} `)) && anewAt(activeOnDisk(root, m.path), requested) === null) {
+  for (const { verdict: m, books: by, anewMs } of stillEnforced(root, result, now, rules, books))
+    if (!still.some((w) => w.startsWith(`${m.mode} `)) && anewMs === null) {
       // Judged by several books: which one's hook holds it, as the plan and `omc-top cancel` name each.
       const whose = books.length > 1 ? `${by.length > 1 ? stopHooksWords(by) : `${booksWords(by)}'s Stop hook`}: ` : '';
       // "Again" only for a mode whose file this cancel ended; one it left (another session's, a named workflow's) never
       // stopped being enforced.
       const endedHere = result.steps.some((x) => x.mode === m.mode && x.ok);
-      still.push(`${m.mode} is ${endedHere ? 'enforced again' : 'still enforced'} (${whose}${m.detail})`);
+      // Held by the ~/.omc copy the hooks fall back to, which no cancel of this project's .omc removes: named.
+      const home = m.path.startsWith(GLOBAL_PREFIX) ? `${m.path}, the copy in the home the hooks fall back to: ` : '';
+      still.push(`${m.mode} is ${endedHere ? 'enforced again' : 'still enforced'} (${whose}${home}${m.detail})`);
     }
   if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
     still.push(sig.reason);
@@ -408,7 +443,7 @@ export function judge(
       phase: 'failed',
       final: true,
       text: `${CANCEL_FAILED}: ${still[0]}`,
-      reason: `part of omc-top's cancel could not be written (${result.failedWrite}); ${still.join('; ')}${rebooked}; c cancels again`,
+      reason: `part of omc-top's cancel could not be written (${result.failedWrite}); ${still.join('; ')}${notHeld}${rebooked}; c cancels again`,
     };
   if (still.length > 0)
     return watching
@@ -416,21 +451,21 @@ export function judge(
           phase: 'waiting',
           final: false,
           text: `not ended yet: ${still[0]}`,
-          reason: `${still.join('; ')}${replaced}${moved}${rebooked}`,
+          reason: `${still.join('; ')}${notHeld}${replaced}${moved}${rebooked}`,
           ...watchUntil,
         }
       : {
           phase: 'not-taken',
           final: true,
           text: `cancel did not take: ${still[0]}`,
-          reason: `${still.join('; ')}${moved}${rebooked}`,
+          reason: `${still.join('; ')}${notHeld}${moved}${rebooked}`,
         };
   const hooks = stopHooksWords(books);
   const onDisk = `${
     watching
       ? `ended on disk (${hooks}, re-reading it, ${books.length > 1 ? 'enforce' : 'enforces'} none of these modes); watching until the signal expires that nothing re-arms it`
       : `ended on disk: the signal window is over, and ${hooks} (re-reading disk) no longer ${books.length > 1 ? 'enforce' : 'enforces'} any of these modes`
-  }${rebooked}${replaced}${moved}${anew.length > 0 ? `; ${anew.join('; ')}: the row says what the disk says` : ''}`;
+  }${notHeld}${rebooked}${replaced}${moved}${anew.length > 0 ? `; ${anew.join('; ')}: the row says what the disk says` : ''}`;
   // Claude seen to stop after the signal, with the loop still ended: nothing is left to re-arm it.
   if (stop)
     return { phase: 'stopped', final: true, text: `stopped ✓ in ${took} ${what}`, reason: `${onDisk}; ${stopWords}` };
