@@ -244,6 +244,8 @@ const prdRulesOf = (i: OmcInstall): PrdRules => (i.rules === '4.4.4' ? '4.x' : '
 
 export class OmcStore {
   readonly root: string;
+  /** The user's home whose `~/.omc` OMC's Stop hooks fall back to (null: not read, as in tests). */
+  readonly home: string | null;
   readonly projectDir: string | null;
   readonly rootRule: string;
   readonly readonly: boolean;
@@ -328,6 +330,7 @@ export class OmcStore {
 
   constructor(opts: OmcStoreOptions) {
     this.root = opts.root;
+    this.home = opts.home ?? null;
     this.projectDir = opts.projectDir ?? null;
     this.rootRule = opts.rootRule ?? 'unknown';
     this.omcGiven = opts.omc !== undefined;

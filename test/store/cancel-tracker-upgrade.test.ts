@@ -20,7 +20,7 @@ import {
   type TempProject,
 } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
-import { installPlugin, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
+import { OMC_PLUGIN_KEY, installPlugin, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
 import { hookDecision, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -91,6 +91,51 @@ describe('a cancel whose OMC is upgraded in place inside its window', () => {
       const real = (v: HookVersion) =>
         hookDecision(spawnStopHook(v, { cwd: p?.dir ?? '', sessionId: SID, home: w.home, now: Date.now() })).decision;
       expect(real('5.5.0')).toBe('stop');
+    },
+  );
+  it(
+    'keeps the book it was planned with when no OMC is found any more, and says so',
+    { timeout: scaled(60_000) },
+    async () => {
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cancel-gone-'));
+      const w = pluginWorld(tmp);
+      installPlugin(w.config, OMC444);
+      p = makeProject({ prefix: 'omc-top-cancel-gone-proj-' });
+      writeOmcJson(ralphStateFile(p.root, SID), liveRalph({ sessionId: SID, projectPath: p.dir, prompt: 'ralph fix' }));
+      writeRetiredUltrawork(p.root, SID);
+      const env = { ...w.env, PATH: '' };
+      const detect = () => detectOmcInstall({ env, projectDir: p?.dir ?? null, processes: false });
+      const st = new OmcStore({
+        root: p.root,
+        projectDir: p.dir,
+        stateDir: path.join(tmp, 'omc-top-state'),
+        omc: detect(),
+        omcRedetect: detect,
+        omcRecheckMs: 100,
+        watch: 'poll',
+        claude: { live: false, env },
+      });
+      store = st;
+      st.start();
+      const planned = planCancelFor(st, { sessionId: SID, mode: null, pauseOnly: false }, Date.now(), 'press c');
+      if (!planned.ok) throw new Error(planned.message);
+      expect(planned.plan.books).toEqual(['4.4.4']);
+      const out = await carryOutCancel(st, planned.plan, { now: Date.now });
+      if (out.kind !== 'done') throw new Error(out.kind);
+
+      // `claude plugin disable` inside the window: no OMC is found, and the newest book is only assumed.
+      writeOmcJson(path.join(w.config, 'settings.json'), { enabledPlugins: { [OMC_PLUGIN_KEY]: false } });
+      const e = await waitFor(
+        () => {
+          const t = st.cancels.get(SID);
+          return t?.reason.includes('no OMC is found now') ? t : null;
+        },
+        { timeoutMs: 15_000, what: "the tracker's words once no OMC is found" },
+      );
+      // Judged by the book the cancel was made by, not by the assumed newest one said to "run the hooks now".
+      expect(e.reason).toContain("judged by OMC 4.4.4's rules, which ran the hooks when the cancel was made");
+      expect(e.reason).not.toContain(CHANGED);
+      expect(e.text).toBe("ralph, ultrawork ended on disk · Claude's stop not observed");
     },
   );
 });

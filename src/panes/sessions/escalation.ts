@@ -21,7 +21,7 @@ import {
 } from '../../store/claude/interrupt.js';
 import type { ProcessView } from '../../store/claude/model.js';
 import type { SessionView } from '../../store/sessions/model.js';
-import { diskTree } from '../../store/verdict/disk-tree.js';
+import { hookLook } from '../../store/cancel/hook-look.js';
 import { stopVerdict } from '../../store/verdict/index.js';
 import type { OmcStore } from '../../store/store.js';
 import type { KeyContext } from '../../kit/pane.js';
@@ -74,10 +74,12 @@ export function watchForEscalation(ctx: Ctx, s: SessionView): void {
 
 /** Is any mode of the session still enforced by the Stop hook, re-reading the disk now? */
 function loopStillOnDisk(store: OmcStore, s: SessionView, now: number): string | null {
-  const v = stopVerdict(diskTree(store.root), {
+  // The files the session's Stop hooks read, its ~/.omc fallback copy too (as the tracker and `omc-top cancel` judge).
+  const look = hookLook(store.root, s.id, { projectDir: projectOf(store), home: store.home });
+  const v = stopVerdict(look.tree, {
     rules: store.sessions.installOf(s.id).rules,
     sessionId: s.id,
-    cwd: s.cwd ?? projectOf(store),
+    cwd: s.cwd ?? look.cwd,
     now,
   });
   // Its gate: a cancel's own signal lets the agent stop now, the loop is still on disk.

@@ -226,13 +226,20 @@ export interface JudgeRules {
 export function judgeBooks(result: CancelDone, r: JudgeRules): readonly RulesVersion[] {
   const sid = result.plan.request.sessionId;
   const fallback = () => [(sid !== null ? r.rulesOf?.(sid) : undefined) ?? r.rules];
-  if (r.booksOf) {
-    const now = r.booksOf(sid);
-    return now !== null && now.length > 0 ? now : fallback();
-  }
+  // No OMC found now (the plugin disabled or gone inside the window): the books the cancel was made by, not the
+  // newest book assumed for want of one (that would say a release that runs nothing judged it).
+  const now = r.booksOf?.(sid) ?? null;
+  if (now !== null && now.length > 0) return now;
   const books = result.plan.books;
   if (books !== null && books.length > 0) return books;
   return fallback();
+}
+
+/** The store looks for the books at each look and finds none now, where the plan had some (judgeBooks kept those). */
+function noneFoundNow(result: CancelDone, r: JudgeRules): boolean {
+  if (!r.booksOf || result.plan.books === null || result.plan.books.length === 0) return false;
+  const now = r.booksOf(result.plan.request.sessionId);
+  return now === null || now.length === 0;
 }
 
 /**
@@ -423,7 +430,9 @@ export function judge(
   const notHeld = unread.length > 0 ? `; ${unread.join('; ')}` : '';
   // The verdict engine has the last word: "cancelled" only when the Stop hook, re-reading
   // disk, no longer holds the agent for any mode this cancel ended.
-  const rebooked = booksChangedWords(plan.books, books);
+  const rebooked = noneFoundNow(result, rules)
+    ? `; no OMC is found now: judged by ${booksWords(books)}'s rules, which ran the hooks when the cancel was made`
+    : booksChangedWords(plan.books, books);
   for (const { verdict: m, books: by, anewMs } of stillEnforced(root, result, now, rules, books))
     if (!still.some((w) => w.startsWith(`${m.mode} `)) && anewMs === null) {
       // Judged by several books: which one's hook holds it, as the plan and `omc-top cancel` name each.
