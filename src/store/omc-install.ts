@@ -187,6 +187,14 @@ export const emptyFileWords = (bytes: number): string =>
   `${bytes === 0 ? 'is empty (0 bytes)' : `holds only whitespace (${bytes} bytes)`}: what Claude Code makes of ` +
   'an empty file here is not known to omc-top';
 
+/**
+ * What a look that finds no OMC because a file is refused cannot see: a running monitor that found a version before
+ * keeps it until the file reads again (omc-kept.ts), and judges by it meanwhile.
+ */
+export const KEPT_BY_MONITOR_WORDS =
+  'an omc-top monitor running since before the file became so keeps judging by the OMC version it found then, ' +
+  'until the file reads again';
+
 /** A JSON file's read, with the size of the bytes behind an empty one (emptyFileWords). */
 function readJsonFile(dir: string, rel: string, label: { rootLabel: string }): JsonResult {
   const r = readTextSync(dir, rel, 4 * 1024 * 1024, { ...OWN_FILE, ...label });
@@ -195,17 +203,20 @@ function readJsonFile(dir: string, rel: string, label: { rootLabel: string }): J
   return !parsed.ok && parsed.code === 'empty' ? { ...parsed, message: emptyFileWords(r.bytes) } : parsed;
 }
 
+/** A settings file or the plugin registry as read: its object, or why not (`empty`: the file is there, empty). */
+interface DeciderRead {
+  value: Obj | null;
+  refusal: OmcFileRefusal | null;
+  empty: boolean;
+}
+
 /** `label`: what `dir` is called in a refusal (Claude's config directory, or the project's). */
-function readObj(
-  dir: string,
-  rel: string,
-  refused: OmcFileRefusal[],
-  label: { rootLabel: string } = CLAUDE_DIR_READ,
-  memo?: OmcReadMemo,
-): Obj | null {
+function readDecider(dir: string, rel: string, label: { rootLabel: string }, memo?: OmcReadMemo): DeciderRead {
   const r = memoized(memo, `json\0${dir}\0${rel}`, () => readJsonFile(dir, rel, label));
-  if (!r.ok) noteRefusal(refused, dir, rel, r);
-  return r.ok ? obj(r.value) : null;
+  if (r.ok) return { value: obj(r.value), refusal: null, empty: false };
+  const noted: OmcFileRefusal[] = [];
+  noteRefusal(noted, dir, rel, r);
+  return { value: null, refusal: noted[0] ?? null, empty: r.code === 'empty' };
 }
 
 /** The OMC plugin keys a settings file enables or disables. */
@@ -447,23 +458,35 @@ export function detectOmcInstall(opts: {
     (opts.processes !== false && projectDir !== null ? projectClaudeConfig(projectDir, env) : null);
   // The hooks of a Claude started with CLAUDE_CONFIG_DIR run the OMC enabled there, not in omc-top's own directory.
   const config = looked?.config.dir ?? own;
-  const registry = obj(readObj(config, 'plugins/installed_plugins.json', refused, CLAUDE_DIR_READ, reads)?.plugins);
+  const registryRead = readDecider(config, 'plugins/installed_plugins.json', CLAUDE_DIR_READ, reads);
+  if (registryRead.refusal) refused.push(registryRead.refusal);
+  const registry = obj(registryRead.value?.plugins);
   // Narrowest scope first: local > project > user (Claude Code's settings precedence).
-  const layers: Array<{ scope: string; map: Map<string, boolean> }> = [];
-  if (projectDir !== null) {
-    layers.push({
-      scope: 'local',
-      map: enabledIn(readObj(projectDir, '.claude/settings.local.json', refused, PROJECT_READ, reads)),
-    });
-    layers.push({
-      scope: 'project',
-      map: enabledIn(readObj(projectDir, '.claude/settings.json', refused, PROJECT_READ, reads)),
-    });
-  }
-  layers.push({ scope: 'user', map: enabledIn(readObj(config, 'settings.json', refused, CLAUDE_DIR_READ, reads)) });
+  const layerReads: Array<{ scope: string; read: DeciderRead }> = [
+    ...(projectDir !== null
+      ? [
+          { scope: 'local', read: readDecider(projectDir, '.claude/settings.local.json', PROJECT_READ, reads) },
+          { scope: 'project', read: readDecider(projectDir, '.claude/settings.json', PROJECT_READ, reads) },
+        ]
+      : []),
+    { scope: 'user', read: readDecider(config, 'settings.json', CLAUDE_DIR_READ, reads) },
+  ];
+  // An empty settings layer (a `touch`ed settings.local.json) can change the answer only where an OMC plugin is
+  // installed for it to enable or disable, or where the registry cannot say whether one is: otherwise it reads as
+  // a missing one, never a warning about a file that changes nothing.
+  const installed =
+    registryRead.refusal !== null || Object.keys(registry ?? {}).some((k) => k.startsWith(`${PLUGIN_NAME}@`));
+  for (const { read } of layerReads) if (read.refusal && (!read.empty || installed)) refused.push(read.refusal);
+  const layers = layerReads.map(({ scope, read }) => ({ scope, map: enabledIn(read.value) }));
   const decided = new Map<string, { on: boolean; scope: string }>();
   const missingDirs: string[] = [];
   for (const l of layers) for (const [k, on] of l.map) if (!decided.has(k)) decided.set(k, { on, scope: l.scope });
+  // An empty registry is why no OMC is found only when a settings layer enables an OMC plugin (its entry would give
+  // the version), or one that could do so cannot be read; else the source does not name it as the reason.
+  const registryNotReason =
+    registryRead.empty &&
+    ![...decided.values()].some((d) => d.on) &&
+    !layerReads.some(({ read }) => read.refusal !== null && refused.includes(read.refusal));
   for (const [key, { on, scope }] of decided) {
     if (!on) continue;
     const entries = Array.isArray(registry?.[key]) ? (registry?.[key] as unknown[]).map(obj) : [];
@@ -569,10 +592,13 @@ export function detectOmcInstall(opts: {
     const also = alongside.map(pluginWords).join(', ');
     return { ...install, source: `${install.source}; also enabled: ${also} (both Stop hooks run)`, alongside };
   }
-  // Not found because a file was refused is not the same as none there: the source names the file and why.
+  // Not found because a file was refused is not the same as none there: the source names the file and why. A monitor
+  // that found a version before the file turned so keeps it (omc-kept.ts), which this look cannot know: said, so that
+  // a fresh --json or doctor disagreeing with a running monitor's screen says why.
+  const reasons = refused.filter((r) => !(registryNotReason && r === registryRead.refusal));
   const source =
-    refused.length > 0
-      ? `not found (${refused.map(refusalWords).join('; ')}): assuming the newest rules`
+    reasons.length > 0
+      ? `not found (${reasons.map(refusalWords).join('; ')}; ${KEPT_BY_MONITOR_WORDS}): assuming the newest rules`
       : 'not found: assuming the newest rules';
   return installOf(null, source, 'assumed', listed, refused, true);
 }

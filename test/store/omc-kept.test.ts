@@ -217,6 +217,43 @@ describe('a file that decides the OMC version is emptied under a running monitor
     expect(line?.message).toMatch(/^is empty \(0 bytes\): .*; the OMC version is found without it \(not found/);
   });
 
+  it('while a monitor keeps OMC 4.4.4 for an empty settings.json, a fresh --json and doctor say such a monitor keeps it', async () => {
+    const m = monitored();
+    fs.writeFileSync(m.settings, '');
+    await waitFor(() => m.problem('settings.json'), { ...WAIT, what: 'the empty settings.json named' });
+    // On the monitor's screen: 4.4.4 kept, the session held as the real 4.4.4 hook holds it.
+    expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin · not re-checked)');
+    expect(m.verdict()).toMatchObject({ rules: '4.4.4', decision: 'block' });
+    expect(m.realHook('4.4.4')).toBe('block');
+
+    // A fresh --json has no version before it: the newest rules, as the real 5.5.0 hook reads the session; its
+    // source says the file is why, and that a monitor running from before keeps the version it found then.
+    const env = { ...process.env, ...m.w.env, PATH: '', XDG_STATE_HOME: path.join(tmp as string, 'xdg') };
+    const run = (args: string[]) => {
+      try {
+        return execFileSync(process.execPath, [BUNDLE, ...args, '--cwd', (p as TempProject).dir], {
+          env,
+          encoding: 'utf8',
+        });
+      } catch (e) {
+        return String((e as { stdout?: unknown }).stdout ?? ''); // doctor exits non-zero on a warning
+      }
+    };
+    const json = JSON.parse(run(['--json'])) as {
+      omc_version: { version: string | null; source: string; assumed: boolean };
+      sessions: Array<{ id: string; verdict: { rules: string; decision: string } | null }>;
+    };
+    expect(json.omc_version).toMatchObject({ version: null, assumed: true });
+    expect(json.sessions.find((x) => x.id === SID)?.verdict).toMatchObject({ rules: '5.5.0', decision: 'stop' });
+    expect(m.realHook('5.5.0')).toBe('stop');
+    const why =
+      /^not found \(.*settings\.json: is empty \(0 bytes\): .*; an omc-top monitor running since before the file became so keeps judging by the OMC version it found then, until the file reads again\): assuming the newest rules$/;
+    expect(json.omc_version.source).toMatch(why);
+    // doctor says the same words.
+    const doctor = (JSON.parse(run(['doctor', '--json'])) as { checks: Array<{ id: string; summary: string }> }).checks;
+    expect(doctor.find((c) => c.id === 'omc')?.summary).toBe(`${json.omc_version.source} (OMC 5.5.0)`);
+  });
+
   it('a registry emptied and written again before the confirming look is no problem and no change', async () => {
     const ticker = new OmcRecheckTicker(3_600_000); // rounds only when the test calls them
     const m = monitored(ticker);
