@@ -30,6 +30,7 @@ import { keepOnExit, printKept, type KeptOutcome } from './kit/kept-drafts.js';
 import { dropOldDrafts } from './store/drafts/old-drafts.js';
 import type { KeptDrafts } from './store/drafts/kept-drafts.js';
 import { ownStateDir } from './io/state-dir.js';
+import type { Problem } from './store/types.js';
 
 /** Every project opened in the fleet, with the drafts store of its root: a hang-up keeps each one's open editor. */
 export function fleetDraftRoots(
@@ -123,9 +124,12 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   let title = keepFleetTitle(config.title !== false);
   // The config file followed while the fleet runs (fleet/live-config.ts): a valid change is applied here, part by
   // part, and said on the message line; a bad one keeps its problem line on screen and in `!` until it is fixed.
+  // The problem line an applied change came with: its news is that message, which must not be cleared for it.
+  let lineOfApply: readonly Problem[] | null = null;
   const liveConfig = watchConfig({
     atStart: loaded,
-    onApply: (after, before) => {
+    onApply: (after, before, line) => {
+      lineOfApply = line;
       const applied: string[] = [];
       const hosts = remote.setSpecs(fleetHostSpecs(opts.hosts, after.hosts).specs);
       if (hosts.added > 0 || hosts.removed > 0)
@@ -158,9 +162,11 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       );
     },
   });
-  // A file broken again: its line is news, not hidden behind an older message.
+  // A file broken again: its line is news, not hidden behind an older message (but not behind the message saying
+  // what the same edit applied: subscribers hear of the line after that message was put up).
   const offConfig = liveConfig.subscribe(() => {
-    if (liveConfig.getSnapshot().length > 0) fleetUi.update((s) => (s.flash ? { ...s, flash: null } : s));
+    const line = liveConfig.getSnapshot();
+    if (line.length > 0 && line !== lineOfApply) fleetUi.update((s) => (s.flash ? { ...s, flash: null } : s));
   });
   // Each opened project's own UiStore (its panes, its editors): held here so a hang-up keeps their drafts.
   const uiStores = new Map<string, UiStore>();

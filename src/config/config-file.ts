@@ -150,6 +150,9 @@ export interface LoadedConfig {
   dropped: string[];
 }
 
+/** What `dropped` holds when nothing of the file could be kept. */
+const WHOLE_FILE = '(the whole file)';
+
 /** How many bad fields the one line names before "and N more" (doctor and the message line show one line). */
 const NAMED_ISSUES = 3;
 /** How many left-out parts it names (a file of a thousand unknown keys is still one line). */
@@ -160,6 +163,15 @@ const hadPush = (raw: unknown): boolean => {
   return (Array.isArray(push?.channels) && push.channels.length > 0) || push?.reuseOmc === true;
 };
 const hasPush = (c: OmcTopConfig): boolean => (c.push?.channels?.length ?? 0) > 0 || c.push?.reuseOmc === true;
+
+/** The parts a file's bad fields left out, as one line names them (at most NAMED_PARTS, then "and N more"). */
+export const partsShown = (parts: readonly string[]): string =>
+  parts.length > NAMED_PARTS
+    ? `${parts.slice(0, NAMED_PARTS).join(', ')} and ${parts.length - NAMED_PARTS} more`
+    : parts.join(', ');
+
+/** Whether a load kept nothing of the file (not JSON, not read, not an object): the defaults, not its parts. */
+export const keptNothing = (loaded: LoadedConfig): boolean => loaded.dropped.includes(WHOLE_FILE);
 
 export function loadConfig(file = configPath()): LoadedConfig {
   return configOfRead(file, readConfigText(file));
@@ -181,7 +193,7 @@ export function configOfRead(file: string, r: ReadResult): LoadedConfig {
     };
   };
   // The defaults have no push channel: a process that was to push says so.
-  const whole = (why: string) => failed(why, '(using the defaults; push is OFF)', {}, ['(the whole file)']);
+  const whole = (why: string) => failed(why, '(using the defaults; push is OFF)', {}, [WHOLE_FILE]);
   const ok = (config: OmcTopConfig): LoadedConfig => ({
     config,
     path: file,
@@ -208,14 +220,10 @@ export function configOfRead(file: string, r: ReadResult): LoadedConfig {
   const named = kept.dropped.slice(0, NAMED_ISSUES).map((d) => `${d.field}: ${d.message}`);
   const more = kept.dropped.length - named.length;
   const parts = [...new Set(kept.dropped.map((d) => d.dropped))];
-  const partsShown =
-    parts.length > NAMED_PARTS
-      ? `${parts.slice(0, NAMED_PARTS).join(', ')} and ${parts.length - NAMED_PARTS} more`
-      : parts.join(', ');
   const pushOff = pushBefore && !hasPush(kept.data) ? '; push is OFF (no channel left)' : '';
   return failed(
     `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`,
-    `(left out: ${partsShown}${pushOff}; the rest of the file applies)`,
+    `(left out: ${partsShown(parts)}${pushOff}; the rest of the file applies)`,
     kept.data,
     parts,
   );

@@ -2,21 +2,24 @@
  * omc-top's own config file, followed while the fleet runs. A user who fixes a typo or adds a host should not have
  * to restart: the file's directory is watched (io/watch/own-file.ts: an editor replaces the file by rename) and its
  * stat looked at every few seconds as well (a symlinked file, home-manager's or stow's, changes where no watch of
- * this directory sees it). Each read goes through the last-good rule (io/last-good.ts): a whole, valid file is
- * handed to `onApply` (the caller applies what it can and says what); a bad one is never applied in part, the
- * settings in force stay, and one problem line names the file and what is wrong (the field, or where the JSON
- * breaks) until the file is valid again. A read that changes nothing (the same bytes, or the same settings written
- * another way) applies nothing and says nothing.
+ * this directory sees it). Each read goes through the last-good rule (io/last-good.ts) and is taken as a start takes
+ * it: a valid file, or one with bad fields (those are left out, the rest is kept: config/drop-invalid.ts), is handed
+ * to `onApply` (the caller applies what it can and says what), and a file left in part says so on its problem line
+ * ("left out: title; the rest of the file applies"). A file of which nothing can be kept (not JSON, not an object,
+ * not readable) is not applied: the settings in force stay, and one problem line names the file and where it breaks
+ * until it is fixed. A read that changes nothing (the same bytes, or the same settings written another way) applies
+ * nothing and says nothing.
  *
  * The settings in force at start are what the start made of the file (the last good ones, or the defaults and the
  * valid parts when it was bad then): a file still bad the same way says what the start said.
  */
 import path from 'node:path';
-import { configOfRead, type LoadedConfig, type OmcTopConfig } from '../config/config-file.js';
+import { configOfRead, keptNothing, partsShown, type LoadedConfig, type OmcTopConfig } from '../config/config-file.js';
 import { CONFIG_MAX_BYTES } from '../config/config-path.js';
 import { followedStampKey } from '../io/file-stamp.js';
 import { LastGoodFile, type ReadEdge } from '../io/last-good.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
+import { cleanLine } from '../io/sanitize.js';
 import { TRAILING_MS } from '../io/watch/coalescer.js';
 import { watchOwnFile } from '../io/watch/own-file.js';
 import type { Problem } from '../store/types.js';
@@ -61,8 +64,11 @@ export function watchConfig(opts: {
   atStart: LoadedConfig;
   file?: string;
   everyMs?: number;
-  /** A valid change: `after` is in force from now (the caller applies it and says what it applied). */
-  onApply(after: OmcTopConfig, before: OmcTopConfig): void;
+  /**
+   * A change: `after` is in force from now (the caller applies it and says what it applied). `line` is the problem
+   * line that comes with it (the parts left out, or none): its subscribers hear of it after this call.
+   */
+  onApply(after: OmcTopConfig, before: OmcTopConfig, line: readonly Problem[]): void;
 }): LiveConfig {
   const file = opts.file ?? opts.atStart.path;
   const dir = path.dirname(file);
@@ -74,21 +80,33 @@ export function watchConfig(opts: {
   const lg = new LastGoodFile<LoadedConfig>(dir, name, {
     maxBytes: CONFIG_MAX_BYTES,
     followLink: true,
+    // A file with bad fields is a value (its good parts apply, as at a start); only one of which nothing is kept fails.
     parse: (r) => {
       const loaded = configOfRead(file, r);
-      return loaded.fault === null ? { ok: true, value: loaded } : { ok: false, problem: loaded.fault };
+      return keptNothing(loaded) ? { ok: false, problem: loaded.fault ?? 'not read' } : { ok: true, value: loaded };
     },
     onReadFailure: (r) => ({ ok: false, problem: configOfRead(file, r).fault ?? r.message }),
   });
-  const problemOf = (fault: string | null): Problem[] => {
+  /**
+   * The line for a file that is not applied (`failure`), or one applied but for its bad fields (`partly`). Push is
+   * never switched under a running fleet, so a line after a change names the parts left out but not push's fate.
+   */
+  const problemOf = (failure: string | null, partly: LoadedConfig | null): Problem[] => {
+    const fault = failure ?? partly?.fault ?? null;
     if (fault === null) return [];
     const words =
       !appliedSinceStart && fault === atStart.fault
         ? `config file: ${atStart.reason}`
-        : `config file: ${fault} ${NOT_APPLIED}`;
+        : failure !== null
+          ? `config file: ${fault} ${NOT_APPLIED}`
+          : cleanLine(
+              `config file: ${fault} (left out: ${partsShown(partly?.dropped ?? [])}; the rest of the file applies)`,
+            );
     return [{ path: file, message: words, severity: 'error' }];
   };
-  const cell = new SnapshotCell<readonly Problem[]>(problemOf(atStart.fault));
+  const cell = new SnapshotCell<readonly Problem[]>(
+    keptNothing(atStart) ? problemOf(atStart.fault, null) : problemOf(null, atStart),
+  );
   const setProblem = (next: Problem[]) => {
     const before = cell.getSnapshot();
     if (next.length !== before.length || next[0]?.message !== before[0]?.message) cell.set(next);
@@ -102,17 +120,19 @@ export function watchConfig(opts: {
     // trailing read decides, so its hosts are not dropped and connected again.
     if (edge === 'leading' && (lg.pending !== null || lg.missing)) return;
     if (lg.failure !== null) {
-      setProblem(problemOf(lg.failure));
+      setProblem(problemOf(lg.failure, null));
       return;
     }
-    // Whole (or gone: the defaults, as at a start without the file).
+    // Valid, valid but for the parts left out, or gone (the defaults, as at a start without the file).
     const next = lg.value?.config ?? {};
-    setProblem([]);
-    if (sameSettings(next, inForce)) return;
     const before = inForce;
+    const changes = !sameSettings(next, before);
+    if (changes) appliedSinceStart = true;
+    // The line first: a line that changes clears the message line (run-fleet.tsx), which then says what applied.
+    setProblem(problemOf(null, lg.value ?? null));
+    if (!changes) return;
     inForce = next;
-    appliedSinceStart = true;
-    opts.onApply(next, before);
+    opts.onApply(next, before, cell.getSnapshot());
   };
   const changed = () => {
     look('leading');

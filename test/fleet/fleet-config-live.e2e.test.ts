@@ -58,20 +58,26 @@ describe('omc-top --all follows its config file', () => {
       await h.waitForText(HOST_ROW, 20_000);
       expect(h.text()).toContain('alpha  (2 sessions)');
 
-      // Broken (a field of the wrong type): not applied, the host stays, and the line names the file and the field.
-      fs.writeFileSync(file, '{"title": false, "hosts": "me@devbox:/srv/shop"}\n');
-      await h.waitForText(`⚠ ${file}: config file: hosts: Invalid input`, 20_000);
+      // A field of the wrong type: left out as a start leaves it, the rest applies (the host stays), and the line
+      // names the file, the field and what was left out.
+      fs.writeFileSync(file, '{"title": 3, "hosts": ["me@devbox:/srv/shop"]}\n');
+      await h.waitForText('config file: applied (title on)', 20_000);
       expect(h.text()).toContain(HOST_ROW);
       expect(h.text()).toContain('alpha  (2 sessions)');
+      h.write('!');
+      await h.waitForText(/title:\s+Invalid\s+input/, 20_000);
+      await h.waitForText(/left\s+out:\s+title;\s+the\s+rest\s+of\s+the\s+file\s+applies/, 20_000);
+      h.write(KEY.esc);
+      await h.waitForText('alpha  (2 sessions)', 20_000);
+
+      // Not JSON at all: not applied, said with where it breaks; still the host.
+      fs.writeFileSync(file, '{"title": false,\n "hosts": [\n');
+      await h.waitForText(`⚠ ${file}: config file: not valid JSON`, 20_000);
+      expect(h.text()).toContain(HOST_ROW);
       h.write('!');
       await h.waitForText(/not\s+applied:\s+omc-top\s+goes\s+on\s+with\s+the\s+settings\s+it\s+had/, 20_000);
       h.write(KEY.esc);
       await h.waitForText('alpha  (2 sessions)', 20_000);
-
-      // Not JSON at all: said with where it breaks; still the host.
-      fs.writeFileSync(file, '{"title": false,\n "hosts": [\n');
-      await h.waitForText(`⚠ ${file}: config file: not valid JSON`, 20_000);
-      expect(h.text()).toContain(HOST_ROW);
 
       // Fixed, the host taken out: the line goes, the host's row goes, and only one ssh was ever started for it.
       fs.writeFileSync(file, '{"title": false}\n');
@@ -79,7 +85,7 @@ describe('omc-top --all follows its config file', () => {
         timeoutMs: 20_000,
         what: `the problem line and the host gone\n${h.text()}`,
       });
-      await h.waitForText('config file: applied (hosts -1)', 20_000);
+      await h.waitForText('config file: applied (hosts -1, title off)', 20_000);
       const starts = fs.readFileSync(path.join(ssh.dir, 'starts'), 'utf8').split('\n').filter(Boolean);
       expect(starts.filter((l) => l.startsWith('watch '))).toHaveLength(1);
       h.write('!');
