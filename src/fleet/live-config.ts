@@ -116,8 +116,8 @@ export function watchConfig(opts: {
   const look = (edge: ReadEdge) => {
     if (stopped) return;
     lg.read(edge);
-    // A file gone on the leading edge may be an editor's save under way (the old file moved aside first): the
-    // trailing read decides, so its hosts are not dropped and connected again.
+    // A file gone (or unreadable, half written) on the leading edge may be an editor's save under way (the old file
+    // moved aside or removed first): the trailing read decides, so its hosts are not dropped and connected again.
     if (edge === 'leading' && (lg.pending !== null || lg.missing)) return;
     if (lg.failure !== null) {
       setProblem(problemOf(lg.failure, null));
@@ -152,7 +152,8 @@ export function watchConfig(opts: {
     const now = followedStampKey(file);
     if (now !== null && now === stamp) return;
     stamp = now;
-    look('scan');
+    // A change seen here is one the watch may not have seen yet, caught in the same gap: read as the watch reads.
+    changed();
   }, opts.everyMs ?? CONFIG_LOOK_MS);
   timer.unref();
   return {

@@ -6,15 +6,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { loadConfig, type OmcTopConfig } from '../../src/config/config-file.js';
 import { NOT_APPLIED, watchConfig, type LiveConfig } from '../../src/fleet/live-config.js';
+import { TRAILING_MS } from '../../src/io/watch/coalescer.js';
 
 let live: LiveConfig | null = null;
 let dir: string | null = null;
 afterEach(() => {
+  vi.useRealTimers();
   live?.stop();
   live = null;
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -65,5 +67,54 @@ describe('the fleet follows its config file', () => {
     fs.writeFileSync(c.file, '{"hosts": ["me@a:/x"]}\n');
     await waitFor(() => c.applied.length > 2 && c.line() === null, { what: `the fix applied (line: ${c.line()})` });
     expect(c.live.inForce()).toEqual({ hosts: ['me@a:/x'] });
+  });
+
+  it('takes a file gone at the stat look as maybe an editor mid-save: the read after decides, so the hosts stay', () => {
+    // The timers are the test's and the test never yields, so the watch's events are never heard here: only the stat
+    // look every few seconds reads, and it lands in the editor's remove-then-write gap every time.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const text = '{"hosts": ["me@a:/x", "me@b:/y"]}\n';
+    const c = follow(text, 1_000);
+    expect(c.live.inForce().hosts).toEqual(['me@a:/x', 'me@b:/y']);
+
+    fs.rmSync(c.file);
+    vi.advanceTimersByTime(1_000);
+    expect(c.applied).toEqual([]);
+    fs.writeFileSync(c.file, text);
+    vi.advanceTimersByTime(TRAILING_MS);
+    expect(c.applied).toEqual([]);
+    expect(c.live.inForce().hosts).toEqual(['me@a:/x', 'me@b:/y']);
+    expect(c.line()).toBeNull();
+    // The next look sees the file back: nothing to apply.
+    vi.advanceTimersByTime(1_000 + TRAILING_MS);
+    expect(c.applied).toEqual([]);
+
+    // Removed for good: the read after the look finds it still gone, and the defaults apply (no config hosts).
+    fs.rmSync(c.file);
+    vi.advanceTimersByTime(1_000 + TRAILING_MS);
+    expect(c.applied).toEqual([{}]);
+  });
+
+  it('says nothing of a symlinked file whose target is caught between remove and write at the stat look', () => {
+    // home-manager's or stow's link: the watch of its directory never sees the target change, only the look does.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-live-config-'));
+    fs.mkdirSync(path.join(dir, 'dotfiles'));
+    fs.mkdirSync(path.join(dir, 'config'));
+    const target = path.join(dir, 'dotfiles', 'omc-top.json');
+    const file = path.join(dir, 'config', 'config.json');
+    const text = '{"hosts": ["me@a:/x"]}\n';
+    fs.writeFileSync(target, text);
+    fs.symlinkSync(target, file);
+    const applied: OmcTopConfig[] = [];
+    live = watchConfig({ atStart: loadConfig(file), file, everyMs: 1_000, onApply: (after) => applied.push(after) });
+
+    fs.rmSync(target);
+    vi.advanceTimersByTime(1_000);
+    expect(live.getSnapshot()).toEqual([]);
+    fs.writeFileSync(target, text.replace('/x', '/z'));
+    vi.advanceTimersByTime(TRAILING_MS);
+    expect(live.getSnapshot()).toEqual([]);
+    expect(applied).toEqual([{ hosts: ['me@a:/z'] }]);
   });
 });
