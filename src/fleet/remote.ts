@@ -122,6 +122,14 @@ const letGo = (child: ChildProcess) => {
   child.stderr?.destroy();
 };
 
+/** Resolves once `child` has exited (at once if it has). */
+const exitOf = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+
 /** The refusal of a second cancel, pause or ack while the first is still waiting for its answer there. */
 const stillWaiting = (what: string, leftMs: number) =>
   `${what} is still waiting for its answer (at most ${secs(leftMs)} more): not sent again`;
@@ -747,6 +755,20 @@ export class RemoteHost {
     child.once('exit', () => this.children.delete(child));
     child.once('error', () => this.children.delete(child));
     return child;
+  }
+
+  /**
+   * Taken out of the fleet (its config entry removed): its stream ends now and it never reconnects, but a cancel or
+   * ack under way there runs to its answer (each bounded by its own commandBoundMs, which kills it) so that what it
+   * says is what happened there. Resolves once every ssh of this host has exited; `stop` still ends them at once.
+   */
+  retire(): Promise<void> {
+    const stream = this.child;
+    this.stopped = true;
+    this.clearRetry();
+    this.silence.stop();
+    this.child = null;
+    return Promise.all([...this.children].map((c) => (c === stream ? endChild(c) : exitOf(c)))).then(() => undefined);
   }
 
   /** Ends every ssh of this host for good (TERM, then KILL after a bound); resolves once all have exited. */

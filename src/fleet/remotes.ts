@@ -15,8 +15,10 @@ export class RemoteFleet implements RemoteActions {
   hostsList: RemoteHost[];
   private tick: NodeJS.Timeout | null = null;
   private started = false;
-  /** Hosts taken out by `setSpecs` whose ssh is still ending: `stop` waits for them too. */
-  private readonly ending = new Set<Promise<void>>();
+  /** Hosts taken out by `setSpecs` whose cancels or acks are still under way there: `stop` ends them too. */
+  private readonly retiring = new Set<RemoteHost>();
+  /** Labels taken out of the config file while the fleet runs (an open dialog on one says so). */
+  private readonly takenOut = new Set<string>();
 
   constructor(
     specs: readonly HostSpec[],
@@ -50,8 +52,9 @@ export class RemoteFleet implements RemoteActions {
 
   /**
    * The hosts become `specs` (the config file changed while the fleet runs): a host still named keeps its stream
-   * and all it showed, a new one connects, one no longer named has its ssh ended. A host whose spec was edited is
-   * another project (its label differs): the old one ends, the new one connects. Returns what was added and removed.
+   * and all it showed, a new one connects, one no longer named has its stream ended (a cancel or ack under way there
+   * still gets its answer: RemoteHost.retire). A host whose spec was edited is another project (its label differs):
+   * the old one ends, the new one connects. Returns what was added and removed.
    */
   setSpecs(specs: readonly HostSpec[]): { added: number; removed: number } {
     const next = uniqueHostSpecs(specs).specs;
@@ -65,6 +68,7 @@ export class RemoteFleet implements RemoteActions {
         return old;
       }
       added++;
+      this.takenOut.delete(spec.label);
       const h = this.hostFor(spec);
       if (this.started) h.start();
       return h;
@@ -73,8 +77,9 @@ export class RemoteFleet implements RemoteActions {
     for (const [label, h] of had) {
       if (kept.has(label)) continue;
       removed++;
-      const end = h.stop().finally(() => this.ending.delete(end));
-      this.ending.add(end);
+      this.takenOut.add(label);
+      this.retiring.add(h);
+      void h.retire().then(() => this.retiring.delete(h));
     }
     this.hostsList = list;
     if (added > 0 || removed > 0) this.changed();
@@ -140,15 +145,23 @@ export class RemoteFleet implements RemoteActions {
     return (row.host ? this.hostOf(row.host)?.cancelRefusal(row, pause) : null) ?? null;
   }
 
+  /** Why a row's host is not there to act on: taken out of the config file while the fleet runs, or never known. */
+  private noHost(row: FleetRow, what: string): { ok: boolean; text: string } {
+    const host = row.host ?? '';
+    return this.takenOut.has(host)
+      ? { ok: false, text: `${what} on ${host}: not sent: host taken out of the config file` }
+      : { ok: false, text: `no host ${host}` };
+  }
+
   cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }> {
     const h = row.host ? this.hostOf(row.host) : undefined;
-    if (!h) return Promise.resolve({ ok: false, text: `no host ${row.host ?? ''}` });
+    if (!h) return Promise.resolve(this.noHost(row, pause ? 'pause' : 'cancel'));
     return h.cancel(row, pause);
   }
 
   ack(row: FleetRow): Promise<{ ok: boolean; text: string }> {
     const h = row.host ? this.hostOf(row.host) : undefined;
-    if (!h) return Promise.resolve({ ok: false, text: `no host ${row.host ?? ''}` });
+    if (!h) return Promise.resolve(this.noHost(row, 'acknowledging'));
     const items = rowItems(h.needs().open, row);
     if (items.length === 0)
       return Promise.resolve({ ok: false, text: `nothing in this session needs you on ${row.host}` });
@@ -164,6 +177,6 @@ export class RemoteFleet implements RemoteActions {
     if (this.tick) clearInterval(this.tick);
     this.tick = null;
     this.started = false;
-    return Promise.all([...this.hostsList.map((h) => h.stop()), ...this.ending]).then(() => undefined);
+    return Promise.all([...this.hostsList, ...this.retiring].map((h) => h.stop())).then(() => undefined);
   }
 }

@@ -14,7 +14,8 @@
  * watch, mode `mute`: nothing at all, connected (an ssh or a remote that hangs before its first line); a process it
  *   starts (pid in DIR/held) holds its stdout and stderr, as a wrapper's pipeline or a ProxyCommand may after ssh is
  *   gone.
- * cancel / ack: exit 0 with a line, or with DIR/command-mode `hang` never answer (a hung sshd or remote), or with
+ * cancel / ack: exit 0 with a line, or with DIR/command-mode `hang` never answer (a hung sshd or remote), `on-go`
+ *   answer once DIR/go exists (a slow one), or with
  *   `exit2` exit 2 with DIR/command-said on stderr (a refusal in the command's own words).
  */
 import { spawn } from 'node:child_process';
@@ -83,6 +84,13 @@ if (what === 'watch' && read('mode', 'alive') === 'mute') {
   }
 } else if (read('command-mode', 'answer') === 'hang') {
   keepConnected();
+} else if (read('command-mode', 'answer') === 'on-go') {
+  // Answers once DIR/go exists (a slow remote whose answer the test lets come when it wants).
+  const wait = setInterval(() => {
+    if (read('go', null) === null) return;
+    clearInterval(wait);
+    process.stdout.write(`${what} done there\n`);
+  }, 20);
 } else if (read('command-mode', 'answer') === 'exit2') {
   process.stderr.write(`${read('command-said', '')}\n`);
   process.exitCode = 2;
