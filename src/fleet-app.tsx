@@ -151,7 +151,7 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
     ownProblems: ownStore.getSnapshot(),
     ackRow: (row) =>
       row.host
-        ? (remote?.ack(row) ?? Promise.resolve({ ok: false, text: 'no --host given' }))
+        ? (remote?.ack(row) ?? Promise.resolve({ ok: false, text: 'no hosts' }))
         : ackLocalRow(fleet.root(row.rootId), row, Date.now()),
   });
 

@@ -371,7 +371,7 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     when: LIST,
     disabled: (ctx) =>
       !ctx.remote || ctx.remote.hosts() === 0
-        ? 'no --host given: nothing to reconnect'
+        ? "no hosts (--host or the config file's hosts): nothing to reconnect"
         : hostOf(ctx)
           ? null
           : 'this row is on this machine',
