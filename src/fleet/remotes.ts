@@ -4,7 +4,7 @@
  * While a host is not live, its header's "lost 12 s ago, retrying in 8 s"
  * moves every second; once all are live nothing ticks.
  */
-import { uniqueHostSpecs, type HostSpec } from '../config/host-spec.js';
+import { hostSpecKey, uniqueHostSpecs, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow, RemoteActions } from './model.js';
 import { RemoteHost, type SshCommand } from './remote.js';
 import { rowItems } from './ack.js';
@@ -53,18 +53,20 @@ export class RemoteFleet implements RemoteActions {
   /**
    * The hosts become `specs` (the config file changed while the fleet runs): a host still named keeps its stream
    * and all it showed, a new one connects, one no longer named has its stream ended (a cancel or ack under way there
-   * still gets its answer: RemoteHost.retire). A host whose spec was edited is another project (its label differs):
-   * the old one ends, the new one connects. Returns what was added and removed.
+   * still gets its answer: RemoteHost.retire). Hosts match by project (hostSpecKey, as uniqueHostSpecs dedupes), so
+   * `box:/r/shop` respelled `box:/r/shop/` keeps its stream and its first spelling; a host whose project was edited is
+   * another one: the old one ends, the new one connects. Returns what was added and removed.
    */
   setSpecs(specs: readonly HostSpec[]): { added: number; removed: number } {
     const next = uniqueHostSpecs(specs).specs;
-    const had = new Map(this.hostsList.map((h) => [h.spec.label, h]));
+    const had = new Map(this.hostsList.map((h) => [hostSpecKey(h.spec), h]));
     const kept = new Set<string>();
     let added = 0;
     const list = next.map((spec) => {
-      const old = had.get(spec.label);
+      const key = hostSpecKey(spec);
+      const old = had.get(key);
       if (old) {
-        kept.add(spec.label);
+        kept.add(key);
         return old;
       }
       added++;
@@ -74,10 +76,10 @@ export class RemoteFleet implements RemoteActions {
       return h;
     });
     let removed = 0;
-    for (const [label, h] of had) {
-      if (kept.has(label)) continue;
+    for (const [key, h] of had) {
+      if (kept.has(key)) continue;
       removed++;
-      this.takenOut.add(label);
+      this.takenOut.add(h.spec.label);
       this.retiring.add(h);
       void h.retire().then(() => this.retiring.delete(h));
     }

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/fixtures.js';
 import { scaled } from '../helpers/time-scale.js';
 import { fakeSshFleet } from './fake-ssh-rig.js';
+import { parseHostSpec } from '../../src/config/host-spec.js';
 
 /** Whether a process of that pid is still there. */
 function running(pid: number): boolean {
@@ -57,5 +58,15 @@ describe('a host taken out of the config file', { timeout: scaled(60_000) }, () 
       text: 'acknowledging on me@devbox:/srv/shop: not sent: host taken out of the config file',
     });
     expect(r.lines('starts').map((l) => l.split(' ')[0])).toEqual(['watch', 'cancel']);
+  });
+
+  it('respelled as the same project (a trailing slash) keeps its stream: nothing added, removed or reconnected', async () => {
+    const r = fakeSshFleet({ mode: 'alive', 'alive-ms': '5000' });
+    await waitFor(() => r.host.phase === 'live' && r.host.group().rows.length === 1, { what: 'the host live' });
+    expect(r.remote.setSpecs([parseHostSpec('me@devbox:/srv/shop/')!])).toEqual({ added: 0, removed: 0 });
+    expect(r.remote.hostsList).toEqual([r.host]);
+    expect(r.host.phase).toBe('live');
+    expect(r.remote.groups().map((g) => g.rows.length)).toEqual([1]);
+    expect(r.lines('starts').map((l) => l.split(' ')[0])).toEqual(['watch']);
   });
 });
