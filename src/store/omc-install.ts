@@ -195,12 +195,20 @@ export const KEPT_BY_MONITOR_WORDS =
   'an omc-top monitor running since before the file became so keeps judging by the OMC version it found then, ' +
   'until the file reads again';
 
-/** A JSON file's read, with the size of the bytes behind an empty one (emptyFileWords). */
+/**
+ * A JSON file's read, with the size of the bytes behind an empty one (emptyFileWords). Both files that decide the
+ * plugin hold an object; any other JSON (`null`, `[]`, `42`) is refused like broken JSON, not read as "no plugin", so
+ * a running monitor keeps the version it found (omc-kept.ts) and every surface names the file.
+ */
 function readJsonFile(dir: string, rel: string, label: { rootLabel: string }): JsonResult {
   const r = readTextSync(dir, rel, 4 * 1024 * 1024, { ...OWN_FILE, ...label });
   if (!r.ok) return r;
   const parsed = parseJsonText(r.text, r);
-  return !parsed.ok && parsed.code === 'empty' ? { ...parsed, message: emptyFileWords(r.bytes) } : parsed;
+  if (!parsed.ok) return parsed.code === 'empty' ? { ...parsed, message: emptyFileWords(r.bytes) } : parsed;
+  const v = parsed.value;
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return parsed;
+  const found = Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`;
+  return { ok: false, code: 'invalid-json', message: `expected a JSON object, found ${found}` };
 }
 
 /** A settings file or the plugin registry as read: its object, or why not (`empty`: the file is there, empty). */

@@ -149,6 +149,41 @@ describe('a file that decides the OMC version goes bad under a running monitor',
   });
 });
 
+describe('a file that decides the OMC version holds JSON that is not an object', () => {
+  // `null`, `[]`, `42`, `"x"`: no plugin can be read from any of them; refused like broken JSON, not read as "none".
+  for (const file of ['installed_plugins.json', 'settings.json'] as const) {
+    it(`${file} as null, [], 42 or "x" keeps OMC 4.4.4 (not re-checked) and says what was found`, async () => {
+      const m = monitored();
+      const at = file === 'settings.json' ? m.settings : m.registry;
+      const good = fs.readFileSync(at, 'utf8');
+      for (const [text, found] of [
+        ['null', 'null'],
+        ['[]', 'an array'],
+        ['42', 'a number'],
+        ['"x"', 'a string'],
+      ] as const) {
+        fs.writeFileSync(at, text);
+        const line = await waitFor(() => m.problem(file)?.startsWith(`expected a JSON object, found ${found}`), {
+          ...WAIT,
+          what: `${file} as ${text} named`,
+        }).then(() => m.problem(file));
+        expect(line).toMatch(/; OMC 4\.4\.4 as found before is kept .*not re-checked until/);
+        expect(m.s.omc).toMatchObject({ version: '4.4.4', assumed: false, rules: '4.4.4' });
+        expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin · not re-checked)');
+        expect(m.verdict()).toMatchObject({ rules: '4.4.4', decision: 'block' });
+      }
+      // No "OMC ? now" message at any step: each new reason only updates what is kept and why.
+      expect(m.said.filter((w) => w !== null)).toEqual([]);
+      fs.writeFileSync(at, good);
+      await waitFor(() => m.problem(file) === null && m.s.omc?.keptFrom === undefined, {
+        ...WAIT,
+        what: `${file} read again`,
+      });
+      expect(omcLabel(m.s.omc!)).toBe('OMC 4.4.4 (plugin)');
+    });
+  }
+});
+
 describe('a file that decides the OMC version is emptied under a running monitor', () => {
   // Empty and staying so: a fact, said as such, the last good version kept as for a file that cannot be read.
   for (const file of ['installed_plugins.json', 'settings.json'] as const) {
