@@ -72,8 +72,10 @@ describe('the fleet footer with no session selected', () => {
     expect(empty.lines('starts').filter((l) => !l.startsWith('watch'))).toEqual([]);
     // The help says of the session keys why not now, and of r reconnect nothing: it has a host to reconnect.
     await app.step('?');
-    await app.waitForText('(not now: no session selected)');
+    // (wrapped at this width: any white space between the words)
+    await app.waitForText(/open the project's panes.*\(not now: @me@devbox:\/srv\/shop:\s+no\s+sessions\s+to\s+open\)/);
     await app.step(KEY.pagedown);
+    await app.waitForText('(not now: no session selected)');
     const help = await app.waitForText(/\nr {2,}reconnect to the selected row's host[^\n]*/);
     expect(help).not.toContain('no hosts');
     await app.step(KEY.esc);

@@ -194,14 +194,18 @@ function scrollHelp(ctx: Ctx, to: Move): void {
   });
 }
 
+/** Why Enter opens nothing: a --host header with no rows yet says which host has none. */
+function nothingToOpen(ctx: Ctx): string {
+  const line = lineOf(ctx);
+  return line?.kind === 'group' && line.group.host !== null
+    ? `@${line.group.host}: no sessions to open`
+    : 'no session selected';
+}
+
 function openSelected(ctx: Ctx): void {
   const line = lineOf(ctx);
   const row = selectedRow(line);
-  if (!row) {
-    if (line?.kind === 'group' && line.group.host !== null)
-      ctx.app.flash(`@${line.group.host}: no sessions to open`, 'info');
-    return;
-  }
+  if (!row) return; // not reached: Enter is disabled then (nothingToOpen says why)
   if (row.host !== null) {
     ctx.app.flash(
       row.noLoop === true
@@ -302,8 +306,9 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     help: "open the project's panes, exactly as omc-top there shows them (on a session: its detail); Esc comes back",
     hint: 'open',
     when: LIST,
-    // Nothing on screen to open (no project yet, or a filter that matches nothing): said, and not offered.
-    disabled: (ctx) => (lineOf(ctx) ? null : 'no session selected'),
+    // Nothing on screen to open (no project yet, a filter that matches nothing, a --host header with no rows yet):
+    // said when pressed and in the help, and not offered.
+    disabled: (ctx) => (sessionSelected(ctx) ? null : nothingToOpen(ctx)),
     offered: sessionSelected,
     run: openSelected,
   },
