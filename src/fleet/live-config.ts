@@ -27,6 +27,13 @@ import type { Problem } from '../store/types.js';
 /** How often the file's stat is looked at besides the watch: as often as the fleet reads Claude's registry. */
 export const CONFIG_LOOK_MS = 3_000;
 
+/**
+ * How long a file found gone must stay gone before its settings are dropped: a save that removes the file and writes
+ * it again later than the trailing read (a slow or non-atomic editor, a loaded machine) would otherwise end every
+ * config host's ssh and connect it again, saying a change that did not happen.
+ */
+export const MISSING_CONFIRM_MS = 1_000;
+
 /** What a bad file now is said as, while the settings in force stay. */
 export const NOT_APPLIED = '(not applied: omc-top goes on with the settings it had before this change)';
 
@@ -112,13 +119,31 @@ export function watchConfig(opts: {
     if (next.length !== before.length || next[0]?.message !== before[0]?.message) cell.set(next);
   };
   let trailing: NodeJS.Timeout | null = null;
+  // The look that decides a file gone is gone (MISSING_CONFIRM_MS after it was first found so), while one is due.
+  let confirmGone: NodeJS.Timeout | null = null;
   let stopped = false;
-  const look = (edge: ReadEdge) => {
+  const look = (edge: ReadEdge, confirming = false) => {
     if (stopped) return;
     lg.read(edge);
     // A file gone (or unreadable, half written) on the leading edge may be an editor's save under way (the old file
     // moved aside or removed first): the trailing read decides, so its hosts are not dropped and connected again.
     if (edge === 'leading' && (lg.pending !== null || lg.missing)) return;
+    if (!lg.missing && confirmGone) {
+      clearTimeout(confirmGone);
+      confirmGone = null;
+    }
+    // Gone at the trailing read too: dropped only if still gone a while later (settings already the defaults: no
+    // wait, nothing to drop).
+    if (lg.missing && !confirming && !sameSettings({}, inForce)) {
+      if (!confirmGone) {
+        confirmGone = setTimeout(() => {
+          confirmGone = null;
+          look('trailing', true);
+        }, MISSING_CONFIRM_MS);
+        confirmGone.unref?.();
+      }
+      return;
+    }
     if (lg.failure !== null) {
       setProblem(problemOf(lg.failure, null));
       return;
@@ -165,6 +190,7 @@ export function watchConfig(opts: {
       unwatch();
       clearInterval(timer);
       if (trailing) clearTimeout(trailing);
+      if (confirmGone) clearTimeout(confirmGone);
     },
   };
 }

@@ -10,7 +10,7 @@ import { afterEach, vi } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { loadConfig, type OmcTopConfig } from '../../src/config/config-file.js';
-import { NOT_APPLIED, watchConfig, type LiveConfig } from '../../src/fleet/live-config.js';
+import { MISSING_CONFIRM_MS, NOT_APPLIED, watchConfig, type LiveConfig } from '../../src/fleet/live-config.js';
 import { TRAILING_MS } from '../../src/io/watch/coalescer.js';
 
 let live: LiveConfig | null = null;
@@ -89,9 +89,23 @@ describe('the fleet follows its config file', () => {
     vi.advanceTimersByTime(1_000 + TRAILING_MS);
     expect(c.applied).toEqual([]);
 
-    // Removed for good: the read after the look finds it still gone, and the defaults apply (no config hosts).
+    // Removed and written again only after the read that follows the look (a slow save): still nothing applied.
+    fs.rmSync(c.file);
+    vi.advanceTimersByTime(1_000 + TRAILING_MS + 100);
+    expect(c.applied).toEqual([]);
+    fs.writeFileSync(c.file, text);
+    vi.advanceTimersByTime(MISSING_CONFIRM_MS);
+    expect(c.applied).toEqual([]);
+    expect(c.live.inForce().hosts).toEqual(['me@a:/x', 'me@b:/y']);
+
+    // Removed for good: still gone a while after the read that followed the look, the defaults apply (no config
+    // hosts), once.
     fs.rmSync(c.file);
     vi.advanceTimersByTime(1_000 + TRAILING_MS);
+    expect(c.applied).toEqual([]);
+    vi.advanceTimersByTime(MISSING_CONFIRM_MS);
+    expect(c.applied).toEqual([{}]);
+    vi.advanceTimersByTime(5_000);
     expect(c.applied).toEqual([{}]);
   });
 
