@@ -153,13 +153,17 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       }
       if (partChanged(before, after, 'answers')) applied.push('answers');
       fleet.changed();
-      // Push is not switched under a running fleet: an item already due could go out twice or not at all.
-      const later = partChanged(before, after, 'push') ? '; push: applies when omc-top --all starts again' : '';
-      if (applied.length === 0 && later === '') return;
-      fleetUi.flash(
-        `config file: applied (${applied.length > 0 ? applied.join(', ') : 'nothing else'})${later}`,
-        'info',
-      );
+      // Push is not switched under a running fleet: an item already due could go out twice or not at all. So the
+      // push that runs is the start's (`config`): an edit is weighed against it, and one undone says so.
+      const said: string[] = applied.length > 0 ? [`applied (${applied.join(', ')})`] : [];
+      if (partChanged(before, after, 'push'))
+        said.push(
+          partChanged(config, after, 'push')
+            ? 'push: applies when omc-top --all starts again'
+            : 'push: as it runs now (the earlier change undone)',
+        );
+      if (said.length === 0) return;
+      fleetUi.flash(`config file: ${said.join('; ')}`, 'info');
     },
   });
   // A file broken again: its line is news, not hidden behind an older message (but not behind the message saying

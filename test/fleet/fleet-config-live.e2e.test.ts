@@ -96,4 +96,37 @@ describe('omc-top --all follows its config file', () => {
     },
     scaled(120_000),
   );
+
+  it(
+    'says a push change waits for a restart, and says it is undone when taken out again; nothing "applied" unless something was',
+    async ({ pty }) => {
+      m = makeMachine();
+      m.project('alpha', 1);
+      const file = path.join(m.home, '.config', 'omc-top', 'config.json');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, '{"title": false}\n');
+      const h = pty({ args: ['--all'], cols: 160, rows: 30, cwd: m.base, env: m.env });
+      await h.waitForText('alpha  (2 sessions)', 20_000);
+
+      // A channel added (a loopback URL nothing listens on): push stays as it started, off, until a restart.
+      fs.writeFileSync(
+        file,
+        '{"title": false, "push": {"channels": [{"type": "ntfy", "url": "http://127.0.0.1:9/x"}]}}\n',
+      );
+      await h.waitForText('config file: push: applies when omc-top --all starts again', 20_000);
+      expect(h.text()).not.toContain('applied (');
+
+      // Taken out again: the file is back to the push that runs, and the message says so, not "applies when…".
+      fs.writeFileSync(file, '{"title": false}\n');
+      await h.waitForText('config file: push: as it runs now (the earlier change undone)', 20_000);
+      expect(h.text()).not.toContain('starts again');
+
+      // With another change: what applied, then push.
+      fs.writeFileSync(file, '{"push": {"channels": [{"type": "ntfy", "url": "http://127.0.0.1:9/y"}]}}\n');
+      await h.waitForText('config file: applied (title on); push: applies when omc-top --all starts again', 20_000);
+      h.write('q');
+      expect(await h.waitForExit()).toBe(0);
+    },
+    scaled(120_000),
+  );
 });
