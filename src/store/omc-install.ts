@@ -23,6 +23,7 @@
  * more (its `--plugin-dir`) is judged by that, and only that session: `installForProcess`.
  */
 import path from 'node:path';
+import { emptyTextWords } from '../io/empty-file-words.js';
 import { nothingAtSync, parseJsonText, readJsonSync, readTextSync, type JsonResult } from '../io/safe-fs/index.js';
 import { CLAUDE_DIR_READ, findClaudeConfigDir, transcriptRel } from './claude/config-dir.js';
 import { TranscriptReader } from './claude/transcript-reader.js';
@@ -184,8 +185,7 @@ function noteRefusal(refused: OmcFileRefusal[], dir: string, rel: string, r: { c
  * makes of such a file is not in the research (no run of it), so the words say that, not a guess.
  */
 export const emptyFileWords = (bytes: number): string =>
-  `${bytes === 0 ? 'is empty (0 bytes)' : `holds only whitespace (${bytes} bytes)`}: what Claude Code makes of ` +
-  'an empty file here is not known to omc-top';
+  `${emptyTextWords(bytes)}: what Claude Code makes of ` + 'an empty file here is not known to omc-top';
 
 /**
  * What a look that finds no OMC because a file is refused cannot see: a running monitor that found a version before

@@ -195,6 +195,24 @@ describe('omc-top hooks', () => {
     expect(s.out.join('')).toMatch(/nothing was changed/);
   });
 
+  it('an empty settings file (or one of white space) is said so, in the words doctor has for it, not "not valid JSON"', () => {
+    const s = setup();
+    fs.mkdirSync(path.dirname(s.settings));
+    for (const [text, words] of [
+      ['', 'is empty (0 bytes)'],
+      [' ', 'holds only whitespace (1 byte)'],
+      ['\n\n', 'holds only whitespace (2 bytes)'],
+    ] as const) {
+      fs.writeFileSync(s.settings, text);
+      s.out.length = 0;
+      expect(s.run('install')).toBe(1);
+      expect(s.out.join('')).toContain(`.claude/settings.local.json ${words}: fix it first (nothing was changed)`);
+      expect(s.out.join('')).not.toContain('not valid JSON');
+      expect(hookStatus(s.p.dir, s.env).problem).toContain(`.claude/settings.local.json ${words}`);
+      expect(fs.readFileSync(s.settings, 'utf8')).toBe(text);
+    }
+  });
+
   it('refuses to write through a .claude that is a symlink out of the project', () => {
     const s = setup();
     const outside = scratchDir('omc-top-outside-');

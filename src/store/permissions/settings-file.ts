@@ -17,6 +17,7 @@ import {
   readTextSync,
   unlinkUnder,
 } from '../../io/safe-fs/index.js';
+import { emptyTextWords } from '../../io/empty-file-words.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { sameStamp } from '../../io/file-stamp.js';
 import { LOCAL_SETTINGS_REL } from '../claude/settings-sources.js';
@@ -66,6 +67,9 @@ export function loadSettings(projectDir: string, rel = SETTINGS_REL): SettingsRe
     return { ok: false, code: 1, message: `${rel}: ${r.message}` };
   }
   if (r.invalidUtf8) return { ok: false, code: 2, message: notUtf8(projectDir, rel) };
+  // Empty said as empty, in the words doctor's OMC line has for the same file (not "not valid JSON").
+  if (r.text.trim() === '')
+    return { ok: false, code: 1, message: `${rel} ${emptyTextWords(r.bytes)}: fix it first (nothing was changed)` };
   let v: unknown;
   try {
     v = JSON.parse(r.text);
