@@ -18,6 +18,7 @@ import { planHoldOf } from '../store/cost/plan-hold.js';
 import { CancelRecordFile } from '../store/cancel/cancel-records.js';
 import { attentionOf } from '../feeds/attention/view.js';
 import { loopValues, type StatusValues } from '../feeds/status-line.js';
+import { homeDir } from '../io/home-dir.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { stateDirMark } from '../store/state-dir/health.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
@@ -56,6 +57,8 @@ export function computeStatus(
     root: res.root,
     rules: omc.rules as RulesVersion,
     projectDir: res.projectDir ?? null,
+    // OMC's hooks fall back to a session's ~/.omc/state copy: its loop counts here as in the monitor and --json.
+    home: homeDir(env),
   });
   const teams = new TeamsDomain({
     root: res.root,

@@ -41,6 +41,7 @@ import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import { type OmcInstall, type OmcReadMemo } from './omc-install.js';
 import { omcChangeLine } from './omc-label.js';
 import { SessionsDomain } from './sessions/domain.js';
+import { watchOwnFile } from '../io/watch/own-file.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import { resolveHeartbeatStaleMs } from './teams/omc-team-rules.js';
 import {
@@ -271,6 +272,8 @@ export class OmcStore {
   /** The cancels any omc-top made on this root (omc-top's state directory): what "cancel did not take" reads. */
   readonly cancelRecords: CancelRecordFile;
   private stopRecordWatch: (() => void) | null = null;
+  /** The watch of `~/.omc/state` (the hooks' fallback copies), while watching with a home. */
+  private stopHomeWatch: (() => void) | null = null;
   /** Follows a recorded cancel no process here made to its settlement, and records it (follow.ts). */
   private readonly recordFollower: RecordFollower;
   private stopFollowWait: (() => void) | null = null;
@@ -737,6 +740,11 @@ export class OmcStore {
     this.omcRecheck?.start();
     // Another omc-top's cancels: its "cancel did not take" is this monitor's too.
     this.stopRecordWatch ??= this.cancelRecords.watch();
+    // OMC's hooks fall back to a session's ~/.omc/state copy: a loop held there (or gone from there) shows as it goes.
+    if (this.home !== null)
+      this.stopHomeWatch ??= watchOwnFile(path.join(this.home, '.omc', 'state'), SessionsDomain.HOME_STATE_FILES, () =>
+        this.sessions.homeStateChanged(),
+      );
     // Another omc-top's cancel nobody follows any more is settled here (not under --readonly: it writes nothing),
     // once the sessions and their Claude processes are read (before, every loop would look ended): at once after a
     // whole read (`start()`), else once the slices are read.
@@ -892,6 +900,8 @@ export class OmcStore {
     this.recordFollower.dispose();
     this.stopRecordWatch?.();
     this.stopRecordWatch = null;
+    this.stopHomeWatch?.();
+    this.stopHomeWatch = null;
     this.stopClockWatch?.();
     this.stopClockWatch = null;
     if (this.hookEnvTimer) clearInterval(this.hookEnvTimer);

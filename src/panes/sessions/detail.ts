@@ -8,7 +8,7 @@ import { tookText, type TrackedCancel } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type SessionView } from '../../store/sessions/model.js';
 import { newerThanKnownWords } from '../../store/omc-books.js';
 import { statusWords } from './rows.js';
-import { progressText } from '../../store/sessions/summary.js';
+import { homeCopyNote, progressText } from '../../store/sessions/summary.js';
 import { formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
 import { groupDigits } from '../../io/group-digits.js';
 import { cleanLine } from '../../io/sanitize.js';
@@ -229,7 +229,7 @@ export function detailLines(
       undefined,
       i,
     );
-    push(`  file: ${m.path}`, 'dim', i);
+    push(`  file: ${m.path}${homeCopyNote(m)}`, 'dim', i);
     if (m.problem) push(`  ⚠ last read failed: ${m.problem} (showing the last good values)`, 'error', i);
     if (m.prompt) fieldLines('prompt', m.prompt, w, (text) => out.push({ text, mode: i }), '  ');
     push('  fields:', 'label', i);

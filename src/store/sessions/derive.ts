@@ -26,7 +26,8 @@ import {
   stateOwner,
   timeMs,
 } from './omc-rules.js';
-import { str } from '../../io/json.js';
+import { isObjectLike, str } from '../../io/json.js';
+import { GLOBAL_PREFIX } from '../verdict/types.js';
 import { holdsAgent, type CancelView, type ModeView, type SessionStatus, type SessionView } from './model.js';
 import { LEGACY, STATE_FILE_RE, isHookInput } from './paths.js';
 import { CANNOT_READ_RULE, cannotReadJudgement, judgeMode, type Unread, type VerdictBook } from './verdicts.js';
@@ -185,14 +186,14 @@ export function deriveSession(
 
   const next = new NextChange(now);
   const tombstone = tombstones(files.skillActive);
+  // The session's verdict: what its Stop hook does next, and which signal (if any) pauses it.
+  const sv = kind === 'session' ? book.of(key) : null;
   const modes: ModeView[] = files.modeRecs
     .map(({ mode, rec }) =>
       modeView(kind, key, mode, rec, now, book, tombstone(mode), problems, next, above?.away ? above.why : null),
     )
+    .concat(sv === null ? [] : homeCopies(key, sv, book, now, tombstone, problems, next))
     .sort((a, b) => modeSortKey(a.mode) - modeSortKey(b.mode) || a.path.localeCompare(b.path));
-
-  // The session's verdict: what its Stop hook does next, and which signal (if any) pauses it.
-  const sv = kind === 'session' ? book.of(key) : null;
   if (sv) next.see(sv.nextChangeAt);
   const cancel = cancelView(kind, key, files.cancels, sv, book, now, next);
   if (sv) sortShared(files.cannotRead, book.unreadIn(key), dir);
@@ -396,12 +397,47 @@ function tombstones(skillActive: Record<string, unknown> | null): (mode: string)
   };
 }
 
+/**
+ * The modes the session's Stop hook reads from the user's `~/.omc/state` copy (OMC 4.15 and 5.5 fall back to it for a
+ * loop the session owns when the project holds none): each is a mode of the row like its own files, with that path,
+ * so the row, the counts and the status say what the verdict says. Only the files the verdict itself loaded: a
+ * session that does not fall back costs a look at its few verdict modes, and nothing is read again.
+ */
+function homeCopies(
+  key: string,
+  sv: SessionVerdict,
+  book: VerdictBook,
+  now: number,
+  tombstone: (mode: string) => number | null,
+  problems: Problem[],
+  next: NextChange,
+): ModeView[] {
+  let out: ModeView[] | null = null;
+  for (const m of sv.modes) {
+    if (!m.path.startsWith(GLOBAL_PREFIX)) continue;
+    const hook = book.tree.read(m.path);
+    const copy: ModeSource = {
+      rel: m.path,
+      value: isObjectLike(hook) ? hook : undefined,
+      hook,
+      unreadable: null,
+      valueMtimeMs: -1,
+      problem: null,
+    };
+    (out ??= []).push(modeView('session', key, m.mode, copy, now, book, tombstone(m.mode), problems, next));
+  }
+  return out ?? [];
+}
+
+/** What a mode's row is built from: a tracked file of the project, or the `~/.omc` copy the verdict read. */
+type ModeSource = Pick<FileRec, 'rel' | 'value' | 'hook' | 'unreadable' | 'valueMtimeMs' | 'problem'>;
+
 /** One mode's row: its registry status, the Stop hook's judgement, progress, owner and prompt. */
 function modeView(
   kind: 'session' | 'legacy',
   key: string,
   mode: string,
-  rec: FileRec,
+  rec: ModeSource,
   now: number,
   book: VerdictBook,
   tombstoneAt: number | null,

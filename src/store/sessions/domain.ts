@@ -15,7 +15,7 @@ import {
   type OmcInstall,
   type RulesVersion,
 } from '../omc-install.js';
-import { GOALS_REL, type StopFacts } from '../verdict/index.js';
+import { GLOBAL_PREFIX, GOALS_REL, type StopFacts } from '../verdict/index.js';
 import { VerdictBook, type GlobalRead } from './verdicts.js';
 import { listDirSync, notReadHere, readTextSync, statSync, type ReadFailureCode } from '../../io/safe-fs/index.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
@@ -840,6 +840,27 @@ export class SessionsDomain implements Domain {
     return true;
   }
 
+  /** Sessions a mode of which is held by its `~/.omc/state` copy (derive.ts homeCopies), as last published. */
+  private readonly homeHeld = new Set<string>();
+
+  /** The mode files of `~/.omc/state` the hooks fall back to (the store watches these names there). */
+  static readonly HOME_STATE_FILES: readonly string[] = MODE_ORDER.map((m) => `${m}-state.json`);
+
+  /**
+   * A file of `~/.omc/state` changed (the store's watch of it): judged again are the sessions whose row shows a copy
+   * there and those the copies there name now. A few small reads of the home, whatever the number of sessions.
+   */
+  homeStateChanged(): void {
+    if (this.home === null) return;
+    const state = path.join(this.home, '.omc', 'state');
+    for (const key of this.homeHeld) this.dirty.add(key);
+    for (const file of SessionsDomain.HOME_STATE_FILES) {
+      const sid = (hookView(state, file).value as Record<string, unknown> | null)?.session_id;
+      if (typeof sid === 'string' && this.views.has(sid)) this.dirty.add(sid);
+    }
+    if (this.dirty.size > 0) this.publish();
+  }
+
   /** Every session is judged again at the new time (the staleness line, pending and signal windows). */
   clockJumped(): void {
     for (const key of this.views.keys()) this.dirty.add(key);
@@ -927,6 +948,8 @@ export class SessionsDomain implements Domain {
         }
         if (view && view.problems.length > 0) this.withProblems.add(key);
         else this.withProblems.delete(key);
+        if (view && view.modes.some((m) => m.path.startsWith(GLOBAL_PREFIX))) this.homeHeld.add(key);
+        else this.homeHeld.delete(key);
       }
       this.dirty.clear();
       this.due.compact(this.views);

@@ -4,6 +4,7 @@
  */
 import type { ModeView, SessionView } from './model.js';
 import { modeSpec } from './modes.js';
+import { GLOBAL_PREFIX } from '../verdict/types.js';
 
 /** `iteration/max`, with `?` for the side not known; empty when neither is. */
 export function progressText(iteration: number | null, max: number | null): string {
@@ -29,6 +30,14 @@ export function modeSummary(m: ModeView, withPhase: boolean): string {
   if (m.retiredForItsBook) parts.push('(retired)');
   if (m.problem || m.fieldProblem) parts.push('⚠');
   return parts.join(' ');
+}
+
+/**
+ * A mode held by the user's `~/.omc/state` copy rather than a file of the project (derive.ts homeCopies): said beside
+ * its path, so the `~/.omc/` path is not read as a typo of the project's `.omc`. Empty for every other mode.
+ */
+export function homeCopyNote(m: Pick<ModeView, 'path'>): string {
+  return m.path.startsWith(GLOBAL_PREFIX) ? "  (the copy in your home that OMC's hooks fall back to)" : '';
 }
 
 /**
