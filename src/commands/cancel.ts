@@ -111,10 +111,14 @@ export function verifyByVerdict(
   // The files the session's hooks read, ~/.omc's fallback copies included, as the monitor's tracker reads them.
   const { tree, cwd } = hookLook(root, sid, { projectDir, home });
   const v = stopVerdict(tree, { rules, sessionId: sid, cwd, now });
+  // A gate the cancel's own signal only covers for its 30 s (a ~/.omc copy no cancel removes): said with the stop.
+  const after = v.modes.filter((m) => m.gateHolds && m.pausedBy === 'cancel-signal');
   const line =
     v.decision === 'block'
       ? `blocks at the next Stop for ${v.mode ?? '?'} (${v.detail})`
-      : `lets the agent stop (${v.detail})`;
+      : after.length > 0
+        ? `lets the agent stop while the cancel signal is in force (${v.detail}); after that it blocks for ${after.map((m) => `${m.mode} (${m.path})`).join(', ')}`
+        : `lets the agent stop (${v.detail})`;
   const ended = new Set([...done.plan.modes, ...done.plan.linked]);
   if (done.plan.request.pauseOnly) {
     const ok = v.rule === 'cancel-signal' || v.decision === 'stop';
@@ -465,7 +469,10 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       `${refused}. Cancel without --signal-only to end the loop (its files are removed). Nothing was written.`,
     );
 
-  const first = planCancel(res.root, req, io.now(), { rules: cancelBooks(omc) });
+  const first = planCancel(res.root, req, io.now(), {
+    rules: cancelBooks(omc),
+    where: { projectDir: res.projectDir, home },
+  });
   if (!first.ok) {
     const ended =
       first.code === 'nothing-active' || first.code === 'mode-not-active'

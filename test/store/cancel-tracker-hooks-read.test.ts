@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { carryOutCancel, planCancelFor } from '../../src/feeds/answers/cancel-plan.js';
+import { cancelDialog, carryOutCancel, planCancelFor } from '../../src/feeds/answers/cancel-plan.js';
 import { detectOmcInstall } from '../../src/store/omc-install.js';
 import { OmcStore } from '../../src/store/store.js';
 import { liveRalph, makeProject, ralphStateFile, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
@@ -66,6 +66,15 @@ async function cancelSession(st: OmcStore) {
   return out.entry;
 }
 
+const REMEDY = "omc-top never changes files outside .omc: OMC's own /cancel ends it, or remove that file";
+
+/** The `c` dialog's lines for the whole session, planned now. */
+function dialogLines(st: OmcStore): string[] {
+  const planned = planCancelFor(st, { sessionId: SID, mode: null, pauseOnly: false }, now, 'press c');
+  if (!planned.ok) throw new Error(planned.message);
+  return cancelDialog(st, planned.plan).lines;
+}
+
 /** What the real Stop hook of `v` decides on this disk at the tracker's clock, with `home` as the hook's HOME. */
 const realHook = (v: HookVersion, home: string) =>
   hookDecision(spawnStopHook(v, { cwd: p?.dir ?? '', sessionId: SID, home, now })).decision;
@@ -87,19 +96,25 @@ describe("the cancel tracker reads the session's ~/.omc/state copy, as the hooks
       // The copy OMC 5.5.0's Stop hook falls back to once the session's own file is gone.
       writeOmcJson(path.join(w.home, '.omc', 'state', 'ralph-state.json'), loop);
 
+      // The dialog names the copy it leaves, and what ends it.
+      const left = `Left alone: ~/.omc/state/ralph-state.json: the copy in your home that OMC's hooks fall back to: it keeps ralph going once the cancel signal's 30 s are over; ${REMEDY}`;
+      expect(dialogLines(st)).toContain(left);
       const entry = await cancelSession(st);
       expect(fs.existsSync(ralphStateFile(project.root, SID))).toBe(false);
       // Inside the window the signal lets the agent stop; the copy holds it after.
       expect(entry).toMatchObject({ phase: 'waiting', final: false });
-      expect(entry.text).toMatch(/^not ended yet: ralph is enforced again \(/);
+      expect(entry.text).toMatch(/^not ended yet: ralph is still enforced \(/);
 
       now += 31_000;
       st.cancels.evaluate();
       const e = st.cancels.get(SID);
       expect(e).toMatchObject({ phase: 'not-taken', final: true });
       expect(e?.text).toBe(
-        'cancel did not take: ralph is enforced again (~/.omc/state/ralph-state.json, the copy in the home the hooks fall back to: the Stop hook continues the loop)',
+        'cancel did not take: ralph is still enforced (~/.omc/state/ralph-state.json, the copy in the home the hooks fall back to: the Stop hook continues the loop)',
       );
+      expect(e?.reason).toContain(REMEDY);
+      // A second c on the row is the same plan (the copy, named), not "no active mode".
+      expect(dialogLines(st)).toContain(left);
       // The real hook agrees, and it is the home copy that holds it: the same disk with an empty HOME lets it stop.
       expect(realHook('5.5.0', w.home)).toBe('block');
       const emptyHome = path.join(tmp ?? '', 'empty-home');

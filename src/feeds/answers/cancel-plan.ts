@@ -4,6 +4,7 @@
  * carries; the dialog's lines (the plan, a pause's budget and version warnings, the rule books it was judged with)
  * are the same words on every surface.
  */
+import path from 'node:path';
 import { describePlan } from '../../store/cancel/describe.js';
 import { executeCancel, type ExecuteOptions, type ExecuteOutcome } from '../../store/cancel/execute.js';
 import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
@@ -34,7 +35,9 @@ export function planCancelFor(
   if (refused)
     return { ok: false, message: `${refused}; ${howToCancel} (its files are removed). Nothing was written.` };
   // Every enabled OMC plugin's Stop hook runs: the plan warns by each one's book.
-  const r = planCancel(store.root, req, now, { rules: cancelBooks(install) });
+  // The session's hooks fall back to ~/.omc copies: the plan names one that would hold the loop after it.
+  const where = { projectDir: store.projectDir ?? path.dirname(store.root), home: store.home };
+  const r = planCancel(store.root, req, now, { rules: cancelBooks(install), where });
   return r.ok ? { ok: true, plan: r.plan } : { ok: false, message: r.message };
 }
 

@@ -23,6 +23,7 @@ import { describeChange, onlyProgressed, planCancel, type CancelPlan, type Plann
 import { autopilotSignal, genericSignal, serializeSignal, sha256, type CancelSignal } from './signal.js';
 import { objOrEmpty, parseObj, type Obj } from '../../io/json.js';
 import { CANCEL_FAILED, failedWritesText } from './words.js';
+import { homeHeldModes, homeStillWhy } from './home-held.js';
 
 export interface StepResult {
   rel: string;
@@ -250,6 +251,19 @@ function verify(root: string, plan: CancelPlan, steps: StepResult[]): StillActiv
 }
 
 /**
+ * The ~/.omc copies the session's hooks hold an ended mode from, read again now (the plan's look may be stale): no
+ * step of omc-top's ends them, so the cancel did not take once its signal's window is over.
+ */
+function homeStill(root: string, plan: CancelPlan, signal: WrittenSignal, now: number): StillActive[] {
+  const sid = plan.request.sessionId;
+  if (sid === null || plan.where === null) return [];
+  const ended = [...plan.modes, ...plan.linked];
+  return homeHeldModes(root, sid, plan.where, plan.books, now)
+    .filter((h) => ended.includes(h.mode))
+    .map((h) => ({ rel: h.rel, mode: h.mode, why: homeStillWhy(h, signal.expiresMs) }));
+}
+
+/**
  * What the signal a lock-refused cancel still wrote does. The signal goes first, as OMC's own state_clear writes it
  * (state-tools.js): a Stop event racing the cancel then already lets the agent stop. Looking at the mode file's lock
  * before writing it would not make "nothing was changed" true either (OMC can take the lock a moment later), so the
@@ -309,7 +323,7 @@ export async function executeCancel(
 ): Promise<ExecuteOutcome> {
   if (opts.readonly) return { kind: 'refused', message: READONLY_NOTHING_WRITTEN };
   // Planned again by the same books: the warnings are those the confirmed plan gave.
-  const fresh = planCancel(root, confirmed.request, opts.now(), { rules: confirmed.books });
+  const fresh = planCancel(root, confirmed.request, opts.now(), { rules: confirmed.books, where: confirmed.where });
   if (!fresh.ok)
     return {
       kind: 'refused',
@@ -401,7 +415,9 @@ export async function executeCancel(
     }
   }
 
-  const stillActive = plan.request.pauseOnly ? [] : verify(root, plan, steps);
+  const stillActive = plan.request.pauseOnly
+    ? []
+    : [...verify(root, plan, steps), ...homeStill(root, plan, signal, opts.now())];
   const judged = judgeSignal(root, signal, plan.request.sessionId, opts.now());
   const ended = [...plan.modes, ...plan.linked].join(', ');
   let ok: boolean;

@@ -13,7 +13,9 @@
  * - unowned session-less copies are left to the "legacy" row: the Stop hook never
  *   enforces them for a session, and they may belong to a session-less run;
  * - files with named-workflow markers are only ever paused exactly (active:false), never rewritten or removed;
- * - nothing outside the .omc root (e.g. ~/.omc/state) is considered;
+ * - nothing outside the .omc root is changed: a `~/.omc/state` copy the session's hooks would hold the loop from once
+ *   the plan's files are gone (home-held.ts) counts as an active mode (the signal covers it for 30 s), left alone and
+ *   named, so the cancel is never called ended while it holds;
  * - a mode file of the target, or its directory, that this user may not read refuses the whole plan
  *   (unreadable.ts: neither a cancel nor a pause is safe without what it holds).
  */
@@ -34,6 +36,7 @@ import type { RulesVersion } from '../verdict/types.js';
 import { dependentsOf, runtimeArtifactNames } from './recipe.js';
 import { sha256, signalRel } from './signal.js';
 import { unreadableCancelReason } from './unreadable.js';
+import { homeHeldModes, homeLeftWhy, type HomeHeld, type HookWhere, type Undone } from './home-held.js';
 import { SIGNAL_FILE } from '../sessions/omc-rules.js';
 import { shownPath } from '../../io/shown-path.js';
 import { shownArg } from '../../io/shown-arg.js';
@@ -109,6 +112,10 @@ export interface CancelPlan {
    * version was found: a re-plan (execute.ts) warns by the same ones.
    */
   books: RulesVersion[] | null;
+  /** Where the session's hooks run and whose ~/.omc they fall back to (null: not looked at): a re-plan looks there too. */
+  where: HookWhere | null;
+  /** Modes the hooks would hold from a ~/.omc copy once this plan's steps are done (left alone: outside .omc). */
+  homeHeld: HomeHeld[];
 }
 
 export type PlanFailure = 'invalid-id' | 'not-found' | 'nothing-active' | 'mode-not-active' | 'unreadable';
@@ -241,7 +248,7 @@ export function planCancel(
   root: string,
   req: CancelRequest,
   now: number,
-  opts: { rules?: RulesVersion | readonly RulesVersion[] | null } = {},
+  opts: { rules?: RulesVersion | readonly RulesVersion[] | null; where?: HookWhere | null } = {},
 ): PlanResult {
   const books = opts.rules == null ? null : typeof opts.rules === 'string' ? [opts.rules] : [...opts.rules];
   const target = checkTarget(root, req.sessionId);
@@ -252,10 +259,16 @@ export function planCancel(
   if (files.refused)
     return { ok: false, code: 'unreadable', message: unreadableCancelReason(files.refused.rel, files.refused.why) };
   const { skipped } = files;
-  const chosen = chooseModes(req, label, files);
+  const where = opts.where ?? null;
+  // What the hooks would still read from ~/.omc once every active .omc file of the session is as a cancel leaves it.
+  const held =
+    sid === null || where === null ? [] : homeHeldModes(root, sid, where, books, now, undoneBy(files.active));
+  const chosen = chooseModes(req, label, files, held);
   if (!chosen.ok) return chosen;
   const { modes, linked } = chosen;
   const ending = [...modes, ...linked];
+  const homeHeld = held.filter((h) => ending.includes(h.mode));
+  for (const h of homeHeld) skipped.push({ rel: h.rel, reason: homeLeftWhy(h) });
   const signal = chooseSignal(root, sid, dir, files.elsewhere, ending, now);
   const steps = req.pauseOnly ? [] : planSteps(sid, dir, files.active, ending, linked, skipped);
   if (!req.pauseOnly) skipped.push(...teamRuntimesLeft(root, steps, files.active));
@@ -283,8 +296,19 @@ export function planCancel(
       fingerprint,
       shape,
       books,
+      where,
+      homeHeld,
     },
   };
+}
+
+/** The session's active files as a cancel leaves them (named-workflow state is left as it is). */
+function undoneBy(active: StateFile[]): Undone {
+  const out: Undone = new Map();
+  for (const f of active)
+    if (!hasNamedWorkflowMarkers(f.value))
+      out.set(f.rel, modeSpec(f.mode).cancel === 'deactivate' ? 'deactivate' : 'remove');
+  return out;
 }
 
 /**
@@ -421,11 +445,12 @@ function chooseModes(
   req: CancelRequest,
   label: string,
   files: TargetFiles,
+  held: HomeHeld[],
 ): Refusal | { ok: true; modes: string[]; linked: string[] } {
   const { all, active, skipped } = files;
   let modes: string[];
   if (req.mode !== null) {
-    if (!active.some((f) => f.mode === req.mode)) {
+    if (!active.some((f) => f.mode === req.mode) && !held.some((h) => h.mode === req.mode)) {
       const present = all.find((f) => f.mode === req.mode);
       return {
         ok: false,
@@ -437,7 +462,9 @@ function chooseModes(
     }
     modes = [req.mode];
   } else {
-    modes = [...new Set(active.map((f) => f.mode))].sort((a, b) => order(a) - order(b));
+    modes = [...new Set([...active.map((f) => f.mode), ...held.map((h) => h.mode)])].sort(
+      (a, b) => order(a) - order(b),
+    );
     if (modes.length === 0) {
       const extra = skipped.length ? ` (${skipped.map((s) => `${s.rel}: ${s.reason}`).join('; ')})` : '';
       return {

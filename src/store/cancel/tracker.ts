@@ -29,6 +29,7 @@ import { judgeSignal, type CancelDone } from './execute.js';
 import { timeMs } from '../sessions/omc-rules.js';
 import { isKnownMode, modeSpec } from '../sessions/modes.js';
 import { hookLook } from './hook-look.js';
+import { HOME_REMEDY } from './home-held.js';
 import { SIGNAL_SOURCE } from './signal.js';
 import { obj } from '../../io/json.js';
 import type { CancelFollower, CancelRecord, CancelSettlement, SettledWordName } from './cancel-records.js';
@@ -428,6 +429,7 @@ export function judge(
     still.push(why);
   }
   const notHeld = unread.length > 0 ? `; ${unread.join('; ')}` : '';
+  let homeHeld = false;
   // The verdict engine has the last word: "cancelled" only when the Stop hook, re-reading
   // disk, no longer holds the agent for any mode this cancel ended.
   const rebooked = noneFoundNow(result, rules)
@@ -439,13 +441,17 @@ export function judge(
       const whose = books.length > 1 ? `${by.length > 1 ? stopHooksWords(by) : `${booksWords(by)}'s Stop hook`}: ` : '';
       // "Again" only for a mode whose file this cancel ended; one it left (another session's, a named workflow's) never
       // stopped being enforced.
-      const endedHere = result.steps.some((x) => x.mode === m.mode && x.ok);
-      // Held by the ~/.omc copy the hooks fall back to, which no cancel of this project's .omc removes: named.
-      const home = m.path.startsWith(GLOBAL_PREFIX) ? `${m.path}, the copy in the home the hooks fall back to: ` : '';
+      // Held by the ~/.omc copy the hooks fall back to, which no cancel of this project's .omc removes: named, and
+      // never "again" (that file was never ended), with what ends it.
+      const inHome = m.path.startsWith(GLOBAL_PREFIX);
+      const endedHere = !inHome && result.steps.some((x) => x.mode === m.mode && x.ok);
+      const home = inHome ? `${m.path}, the copy in the home the hooks fall back to: ` : '';
+      if (inHome) homeHeld = true;
       still.push(`${m.mode} is ${endedHere ? 'enforced again' : 'still enforced'} (${whose}${home}${m.detail})`);
     }
   if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
     still.push(sig.reason);
+  if (homeHeld) still.push(HOME_REMEDY);
   // Its own write failed half-way: nothing is in flight that could still end the loop, so no countdown (final).
   if (still.length > 0 && result.failedWrite)
     return {
