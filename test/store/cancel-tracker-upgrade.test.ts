@@ -39,32 +39,45 @@ afterEach(async () => {
 
 const CHANGED = "judged by OMC 5.5.0's rules, which run the hooks now: OMC 4.4.4 ran them when the cancel was made";
 
+/**
+ * A store watching a project whose session runs a ralph loop with the ultrawork 4.4.4's keyword hook writes beside it
+ * (both end with the session's cancel), OMC 4.4.4 installed as the user's plugin and looked at again every 100 ms.
+ */
+function watchedCancel(prefix: string): { w: ReturnType<typeof pluginWorld>; st: OmcStore } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  tmp = base;
+  const w = pluginWorld(base);
+  installPlugin(w.config, OMC444);
+  const proj = makeProject({ prefix: `${prefix}-proj-` });
+  p = proj;
+  writeOmcJson(
+    ralphStateFile(proj.root, SID),
+    liveRalph({ sessionId: SID, projectPath: proj.dir, prompt: 'ralph fix' }),
+  );
+  writeRetiredUltrawork(proj.root, SID);
+  const env = { ...w.env, PATH: '' };
+  const detect = () => detectOmcInstall({ env, projectDir: proj.dir, processes: false });
+  const st = new OmcStore({
+    root: proj.root,
+    projectDir: proj.dir,
+    stateDir: path.join(base, 'omc-top-state'),
+    omc: detect(),
+    omcRedetect: detect,
+    omcRecheckMs: 100,
+    watch: 'poll',
+    claude: { live: false, env },
+  });
+  store = st;
+  st.start();
+  return { w, st };
+}
+
 describe('a cancel whose OMC is upgraded in place inside its window', () => {
   it(
     'is judged by the book in force when the tracker looks, and says the books changed',
     { timeout: scaled(60_000) },
     async () => {
-      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cancel-upgrade-'));
-      const w = pluginWorld(tmp);
-      installPlugin(w.config, OMC444);
-      p = makeProject({ prefix: 'omc-top-cancel-upgrade-proj-' });
-      // A ralph loop with the ultrawork 4.4.4's keyword hook writes beside it: both end with the session's cancel.
-      writeOmcJson(ralphStateFile(p.root, SID), liveRalph({ sessionId: SID, projectPath: p.dir, prompt: 'ralph fix' }));
-      writeRetiredUltrawork(p.root, SID);
-      const env = { ...w.env, PATH: '' };
-      const detect = () => detectOmcInstall({ env, projectDir: p?.dir ?? null, processes: false });
-      const st = new OmcStore({
-        root: p.root,
-        projectDir: p.dir,
-        stateDir: path.join(tmp, 'omc-top-state'),
-        omc: detect(),
-        omcRedetect: detect,
-        omcRecheckMs: 100,
-        watch: 'poll',
-        claude: { live: false, env },
-      });
-      store = st;
-      st.start();
+      const { w, st } = watchedCancel('omc-top-cancel-upgrade');
       expect(st.sessions.rules).toBe('4.4.4');
 
       const planned = planCancelFor(st, { sessionId: SID, mode: null, pauseOnly: false }, Date.now(), 'press c');
@@ -97,26 +110,7 @@ describe('a cancel whose OMC is upgraded in place inside its window', () => {
     'keeps the book it was planned with when no OMC is found any more, and says so',
     { timeout: scaled(60_000) },
     async () => {
-      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cancel-gone-'));
-      const w = pluginWorld(tmp);
-      installPlugin(w.config, OMC444);
-      p = makeProject({ prefix: 'omc-top-cancel-gone-proj-' });
-      writeOmcJson(ralphStateFile(p.root, SID), liveRalph({ sessionId: SID, projectPath: p.dir, prompt: 'ralph fix' }));
-      writeRetiredUltrawork(p.root, SID);
-      const env = { ...w.env, PATH: '' };
-      const detect = () => detectOmcInstall({ env, projectDir: p?.dir ?? null, processes: false });
-      const st = new OmcStore({
-        root: p.root,
-        projectDir: p.dir,
-        stateDir: path.join(tmp, 'omc-top-state'),
-        omc: detect(),
-        omcRedetect: detect,
-        omcRecheckMs: 100,
-        watch: 'poll',
-        claude: { live: false, env },
-      });
-      store = st;
-      st.start();
+      const { w, st } = watchedCancel('omc-top-cancel-gone');
       const planned = planCancelFor(st, { sessionId: SID, mode: null, pauseOnly: false }, Date.now(), 'press c');
       if (!planned.ok) throw new Error(planned.message);
       expect(planned.plan.books).toEqual(['4.4.4']);
